@@ -1,0 +1,376 @@
+package poll
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"time"
+
+	"github.com/cenkalti/backoff/v4"
+)
+
+// lastAttemptLead is how long before the deadline the last attempt starts
+// when the strategy's delay would cross the deadline and no attempt timeout
+// is set: time for one fetch to answer before the deadline cuts it off.
+const lastAttemptLead = time.Second
+
+// wait is the state of one call to Wait. The Poller itself stays immutable.
+type wait[T any] struct {
+	p   *Poller[T]
+	cfg *config
+
+	start    time.Time
+	deadline time.Time // zero when neither WithTimeout nor ctx set one
+	// ctxDeadline: the deadline is ctx's, so a timeout also matches
+	// context.DeadlineExceeded.
+	ctxDeadline bool
+	strategy backoff.BackOff
+	timer    *time.Timer
+	wake     <-chan struct{}
+
+	attempts    int
+	errorsInRow int
+	last        T      // the last value observed
+	status      Status // the last status observed
+	observed    bool
+	lastChange  time.Time // when State, Raw or Progress last changed
+	lastErr     error     // the last transient fetch error, cleared by an observation
+	lastChance  bool      // the current sleep was shortened to fit the deadline
+}
+
+func newWait[T any](p *Poller[T]) *wait[T] {
+	return &wait[T]{p: p, cfg: &p.cfg, wake: p.cfg.wake}
+}
+
+// outcome is what one attempt decided.
+type outcome struct {
+	status  Status
+	changed bool
+	err     error // the fetch error, or the wait's error when done
+	done    bool
+	next    time.Duration
+}
+
+func (w *wait[T]) run(ctx context.Context) (T, error) {
+	w.start = time.Now()
+	w.lastChange = w.start
+	waitCtx := ctx
+	if w.cfg.timeout > 0 {
+		var cancel context.CancelFunc
+		waitCtx, cancel = context.WithTimeout(ctx, w.cfg.timeout)
+		defer cancel()
+	}
+	w.deadline, _ = waitCtx.Deadline()
+	if d, ok := ctx.Deadline(); ok && d.Equal(w.deadline) {
+		w.ctxDeadline = true
+	}
+	w.strategy = w.cfg.strategy()
+	if w.strategy == nil {
+		return w.last, errors.New("poll: the strategy returned a nil backoff.BackOff")
+	}
+	w.strategy.Reset()
+	defer func() {
+		if w.timer != nil {
+			w.timer.Stop()
+		}
+	}()
+
+	next := w.cfg.initialDelay
+	if next > 0 {
+		var ok bool
+		if next, ok = w.fit(next, w.start); !ok {
+			return w.last, w.timedOut(nil)
+		}
+	}
+	for {
+		if next > 0 {
+			w.sleep(waitCtx, next)
+		}
+		// Checked after every sleep, so that cancellation wins over a
+		// timer that fired at the same moment.
+		if err := w.contextEnded(ctx, waitCtx); err != nil {
+			return w.last, err
+		}
+		o := w.attempt(ctx, waitCtx)
+		w.report(ctx, o)
+		if o.done {
+			return w.last, o.err
+		}
+		next = o.next
+	}
+}
+
+// attempt runs one fetch and decides what follows it.
+func (w *wait[T]) attempt(ctx, waitCtx context.Context) outcome {
+	if w.cfg.limiter != nil {
+		if err := w.cfg.limiter.Wait(waitCtx); err != nil {
+			if ended := w.contextEnded(ctx, waitCtx); ended != nil {
+				return outcome{status: w.status, err: ended, done: true}
+			}
+			if !w.deadline.IsZero() {
+				// rate.Limiter refuses at once when its wait would
+				// cross the context's deadline.
+				return outcome{status: w.status, err: w.timedOut(err), done: true}
+			}
+			return outcome{status: w.status, err: fmt.Errorf("poll: the limiter refused attempt %d: %w", w.attempts+1, err), done: true}
+		}
+	}
+
+	attemptCtx, cancel := w.cfg.attemptContext(waitCtx)
+	v, err := w.p.fetch(attemptCtx)
+	attemptTimedOut := err != nil && attemptCtx.Err() != nil && waitCtx.Err() == nil
+	cancel()
+	w.attempts++
+	now := time.Now()
+
+	if err != nil {
+		return w.failed(ctx, waitCtx, err, attemptTimedOut, now)
+	}
+	return w.observe(v, now)
+}
+
+// observe handles a successful fetch.
+func (w *wait[T]) observe(v T, now time.Time) outcome {
+	st := w.p.status(v)
+	o := outcome{status: st}
+	o.changed = !w.observed || st.State != w.status.State || st.Raw != w.status.Raw
+	if !w.observed || !st.sameProgress(w.status) {
+		w.lastChange = now
+	}
+	w.last, w.status, w.observed = v, st, true
+	w.errorsInRow, w.lastErr = 0, nil
+
+	if st.State.Final() {
+		o.done = true
+		if st.State != Succeeded {
+			o.err = &JobError{Status: st}
+		}
+		return o
+	}
+	return w.schedule(o, st.RetryAfter, now)
+}
+
+// failed handles a fetch error.
+func (w *wait[T]) failed(ctx, waitCtx context.Context, err error, attemptTimedOut bool, now time.Time) outcome {
+	o := outcome{status: w.status, err: err}
+	if ended := w.contextEnded(ctx, waitCtx); ended != nil {
+		// The fetch error is only the context's own; the last real error
+		// stays in w.lastErr.
+		o.err, o.done = ended, true
+		return o
+	}
+	if attemptTimedOut {
+		err = fmt.Errorf("poll: attempt %d timed out after %v: %w", w.attempts, w.cfg.attemptTimeout, err)
+		o.err = err
+	} else if !w.cfg.retryable(err) {
+		o.err = &waitError{
+			msg:  fmt.Sprintf("poll: attempt %d failed after %v with a permanent error: %v", w.attempts, round(now.Sub(w.start)), err),
+			errs: []error{err},
+		}
+		o.done = true
+		return o
+	}
+	w.errorsInRow++
+	w.lastErr = err
+	if w.cfg.maxErrors > 0 && w.errorsInRow >= w.cfg.maxErrors {
+		o.err = w.exhausted(fmt.Sprintf("%d consecutive errors (max errors %d)", w.errorsInRow, w.cfg.maxErrors), now)
+		o.done = true
+		return o
+	}
+	return w.schedule(o, serverDelay(err), now)
+}
+
+// schedule ends the wait on a stall or a limit, or picks the next delay:
+// the strategy's, raised to the server's hint, shortened to fit the
+// deadline.
+func (w *wait[T]) schedule(o outcome, hint time.Duration, now time.Time) outcome {
+	end := func(err error) outcome {
+		o.err, o.done = err, true
+		return o
+	}
+	if w.cfg.stallTimeout > 0 && now.Sub(w.lastChange) >= w.cfg.stallTimeout {
+		return end(w.stalled(now))
+	}
+	if w.cfg.maxAttempts > 0 && w.attempts >= w.cfg.maxAttempts {
+		return end(w.exhausted(fmt.Sprintf("max attempts %d", w.cfg.maxAttempts), now))
+	}
+	next := w.strategy.NextBackOff()
+	if next == backoff.Stop {
+		return end(w.exhausted("the backoff strategy stopped", now))
+	}
+	next = max(next, hint, 0)
+	next, ok := w.fit(next, now)
+	if !ok {
+		return end(w.timedOut(nil))
+	}
+	o.next = next
+	return o
+}
+
+// fit shortens a delay that would cross the deadline so that one last
+// attempt runs just before it. It reports false when that last attempt has
+// already run, or no time is left: the wait then ends with ErrTimeout.
+func (w *wait[T]) fit(d time.Duration, now time.Time) (time.Duration, bool) {
+	if w.deadline.IsZero() {
+		return d, true
+	}
+	remaining := w.deadline.Sub(now)
+	if w.lastChance || remaining <= 0 {
+		return 0, false
+	}
+	if d < remaining {
+		return d, true
+	}
+	w.lastChance = true
+	lead := lastAttemptLead
+	if w.cfg.attemptTimeout > 0 {
+		lead = w.cfg.attemptTimeout
+	}
+	return remaining - min(lead, remaining/2), true
+}
+
+func (w *wait[T]) sleep(ctx context.Context, d time.Duration) {
+	if w.timer == nil {
+		w.timer = time.NewTimer(d)
+	} else {
+		w.timer.Reset(d)
+	}
+	select {
+	case <-ctx.Done():
+	case <-w.timer.C:
+	case _, open := <-w.wake:
+		if !open {
+			w.wake = nil
+		}
+	}
+	w.timer.Stop()
+}
+
+// contextEnded returns the wait's error when ctx is done or the wait's own
+// deadline passed, else nil.
+func (w *wait[T]) contextEnded(ctx, waitCtx context.Context) error {
+	switch {
+	case ctx.Err() == nil && waitCtx.Err() == nil:
+		return nil
+	case errors.Is(ctx.Err(), context.Canceled):
+		errs := []error{ctx.Err()}
+		if cause := context.Cause(ctx); cause != nil && cause != ctx.Err() {
+			errs = append(errs, cause)
+		}
+		return &waitError{
+			msg:  fmt.Sprintf("poll: canceled after %v and %s; last status %s: %v", round(time.Since(w.start)), plural(w.attempts, "attempt"), w.lastStatus(), context.Cause(ctx)),
+			errs: errs,
+		}
+	default:
+		if errors.Is(ctx.Err(), context.DeadlineExceeded) {
+			w.ctxDeadline = true
+		}
+		return w.timedOut(nil)
+	}
+}
+
+// timedOut builds ErrTimeout. The time it names is the deadline's distance
+// from the start: the wait may end a moment early, right after its last
+// attempt, once no further attempt could run.
+func (w *wait[T]) timedOut(cause error) error {
+	errs := []error{ErrTimeout}
+	source := ""
+	if w.ctxDeadline {
+		errs = append(errs, context.DeadlineExceeded)
+		source = " (the context's deadline)"
+	}
+	msg := fmt.Sprintf("poll: timed out after %v%s and %s; last status %s", round(w.deadline.Sub(w.start)), source, plural(w.attempts, "attempt"), w.lastStatus())
+	return w.withLastError(msg, errs, cause)
+}
+
+func (w *wait[T]) stalled(now time.Time) error {
+	msg := fmt.Sprintf("poll: stalled: status %s unchanged for %v (stall timeout %v), %s in %v", w.lastStatus(), round(now.Sub(w.lastChange)), w.cfg.stallTimeout, plural(w.attempts, "attempt"), round(now.Sub(w.start)))
+	return w.withLastError(msg, []error{ErrStalled}, nil)
+}
+
+func (w *wait[T]) exhausted(why string, now time.Time) error {
+	msg := fmt.Sprintf("poll: gave up after %s in %v: %s; last status %s", plural(w.attempts, "attempt"), round(now.Sub(w.start)), why, w.lastStatus())
+	return w.withLastError(msg, []error{ErrExhausted}, nil)
+}
+
+// withLastError appends the last transient fetch error, if any, to the
+// message and the chain, so errors.As still reaches an *APIError.
+func (w *wait[T]) withLastError(msg string, errs []error, cause error) error {
+	if cause == nil {
+		cause = w.lastErr
+	}
+	if cause != nil {
+		msg += "; last error: " + cause.Error()
+		errs = append(errs, cause)
+	}
+	return &waitError{msg: msg, errs: errs}
+}
+
+func (w *wait[T]) lastStatus() string {
+	if !w.observed {
+		return "none observed"
+	}
+	return w.status.String()
+}
+
+// report tells the notify hook and the logger about one attempt.
+func (w *wait[T]) report(ctx context.Context, o outcome) {
+	if w.cfg.notify == nil && w.cfg.logger == nil {
+		return
+	}
+	a := Attempt{N: w.attempts, Elapsed: time.Since(w.start), Status: o.status, Changed: o.changed, Err: o.err, Next: o.next}
+	if w.cfg.notify != nil {
+		w.cfg.notify(a)
+	}
+	if w.cfg.logger != nil {
+		logAttempt(ctx, w.cfg.logger, a, o.done)
+	}
+}
+
+func logAttempt(ctx context.Context, logger *slog.Logger, a Attempt, done bool) {
+	level, msg := slog.LevelDebug, "poll attempt"
+	switch {
+	case a.Err != nil && done:
+		level, msg = slog.LevelWarn, "poll wait ended"
+	case a.Err != nil:
+		level, msg = slog.LevelWarn, "poll attempt failed"
+	case a.Changed:
+		level, msg = slog.LevelInfo, "poll state changed"
+	}
+	if !logger.Enabled(ctx, level) {
+		return
+	}
+	attrs := []slog.Attr{
+		slog.Int("attempt", a.N),
+		slog.Duration("elapsed", a.Elapsed),
+		slog.String("state", a.Status.State.String()),
+		slog.String("raw", a.Status.Raw),
+	}
+	if a.Status.Progress > 0 {
+		attrs = append(attrs, slog.Float64("progress", a.Status.Progress))
+	}
+	if a.Next > 0 {
+		attrs = append(attrs, slog.Duration("next", a.Next))
+	}
+	if a.Err != nil {
+		attrs = append(attrs, slog.String("error", a.Err.Error()))
+	}
+	logger.LogAttrs(ctx, level, msg, attrs...)
+}
+
+func plural(n int, word string) string {
+	if n == 1 {
+		return "1 " + word
+	}
+	return fmt.Sprintf("%d %ss", n, word)
+}
+
+// round keeps error texts readable in real time ("12.345s", not
+// "12.345678912s") and exact in tests.
+func round(d time.Duration) time.Duration {
+	if d >= time.Second {
+		return d.Round(time.Millisecond)
+	}
+	return d.Round(time.Microsecond)
+}
