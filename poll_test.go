@@ -253,7 +253,7 @@ func TestWaitContext(t *testing.T) {
 			ctx, cancel := context.WithTimeout(t.Context(), 5*time.Second)
 			defer cancel()
 			s := newScript(never)
-			got, err := s.poller(poll.WithBackoff(poll.Constant(2*time.Second))).Wait(ctx)
+			got, err := s.poller(poll.WithBackoff(poll.Constant(2 * time.Second))).Wait(ctx)
 			require.ErrorIs(t, err, poll.ErrTimeout)
 			require.ErrorIs(t, err, context.DeadlineExceeded)
 			assert.Equal(t, seconds(0, 2, 4, 4.5), s.at)
@@ -478,8 +478,10 @@ func TestWaitStall(t *testing.T) {
 	})
 	t.Run("progress, state or raw changes reset the stall clock", func(t *testing.T) {
 		for name, change := range map[string]func(n int) poll.Status{
-			"progress": func(n int) poll.Status { return poll.Status{State: poll.Running, Raw: "pending", Progress: float64(n) / 100} },
-			"raw":      func(n int) poll.Status { return poll.Status{State: poll.Running, Raw: fmt.Sprint("step", n)} },
+			"progress": func(n int) poll.Status {
+				return poll.Status{State: poll.Running, Raw: "pending", Progress: float64(n) / 100}
+			},
+			"raw": func(n int) poll.Status { return poll.Status{State: poll.Running, Raw: fmt.Sprint("step", n)} },
 			"state": func(n int) poll.Status {
 				return poll.Status{State: []poll.State{poll.Queued, poll.Running}[n%2], Raw: "x"}
 			},

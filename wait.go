@@ -25,9 +25,9 @@ type wait[T any] struct {
 	// ctxDeadline: the deadline is ctx's, so a timeout also matches
 	// context.DeadlineExceeded.
 	ctxDeadline bool
-	strategy backoff.BackOff
-	timer    *time.Timer
-	wake     <-chan struct{}
+	strategy    backoff.BackOff
+	timer       *time.Timer
+	wake        <-chan struct{}
 
 	attempts    int
 	errorsInRow int

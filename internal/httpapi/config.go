@@ -1,0 +1,99 @@
+package httpapi
+
+import (
+	"errors"
+	"fmt"
+	"net"
+	"net/http"
+	"net/url"
+	"strings"
+)
+
+// Version is the library version sent in the User-Agent.
+const Version = "0.1.0"
+
+// DefaultMaxBodyBytes bounds how much of a response body is read.
+const DefaultMaxBodyBytes = 16 << 20
+
+// Config describes one provider's API. Providers fill Name, BaseURL,
+// AuthHeader and APIKey; options set by the caller fill the rest.
+type Config struct {
+	Name         string // the provider, prefixed to client-side errors: "documind"
+	BaseURL      string
+	AuthHeader   string // e.g. "X-API-Key"
+	APIKey       string
+	UserAgent    string // the caller's product token, put before ours
+	HTTPClient   *http.Client
+	MaxBodyBytes int64
+}
+
+// Option changes a Config. Provider packages re-export the common ones.
+type Option func(*Config)
+
+// WithBaseURL points the client at another server: a fake server on
+// loopback, a proxy, a regional endpoint.
+func WithBaseURL(u string) Option { return func(c *Config) { c.BaseURL = u } }
+
+// WithHTTPClient makes the client send its requests through hc.
+func WithHTTPClient(hc *http.Client) Option { return func(c *Config) { c.HTTPClient = hc } }
+
+// WithUserAgent puts product before the library's own User-Agent token.
+func WithUserAgent(product string) Option { return func(c *Config) { c.UserAgent = product } }
+
+// WithMaxBodyBytes bounds how much of a response is read.
+func WithMaxBodyBytes(n int64) Option { return func(c *Config) { c.MaxBodyBytes = n } }
+
+// Apply applies opts to c, in order.
+func (c Config) Apply(opts []Option) Config {
+	for _, opt := range opts {
+		if opt != nil {
+			opt(&c)
+		}
+	}
+	return c
+}
+
+// validate checks c and returns its parsed base URL.
+func (c Config) validate() (*url.URL, error) {
+	if strings.TrimSpace(c.APIKey) == "" {
+		return nil, fmt.Errorf("%s: the API key is empty", c.Name)
+	}
+	if c.MaxBodyBytes < 0 {
+		return nil, fmt.Errorf("%s: the response size limit %d is negative", c.Name, c.MaxBodyBytes)
+	}
+	base, err := url.Parse(c.BaseURL)
+	if err != nil {
+		return nil, fmt.Errorf("%s: the base URL %q does not parse: %w", c.Name, c.BaseURL, err)
+	}
+	if base.User != nil {
+		return nil, fmt.Errorf("%s: the base URL must not carry credentials", c.Name)
+	}
+	if base.Host == "" {
+		return nil, fmt.Errorf("%s: the base URL %q has no host", c.Name, c.BaseURL)
+	}
+	if base.RawQuery != "" || base.Fragment != "" {
+		return nil, fmt.Errorf("%s: the base URL %q must not have a query or fragment", c.Name, c.BaseURL)
+	}
+	switch base.Scheme {
+	case "https":
+	case "http":
+		if !isLoopback(base.Hostname()) {
+			return nil, fmt.Errorf("%s: the base URL %q uses plain http, which is only allowed for loopback hosts: the API key would travel unencrypted", c.Name, c.BaseURL)
+		}
+	default:
+		return nil, fmt.Errorf("%s: the base URL %q must use https", c.Name, c.BaseURL)
+	}
+	base.Path = strings.TrimSuffix(base.Path, "/")
+	base.RawPath = strings.TrimSuffix(base.RawPath, "/")
+	return base, nil
+}
+
+func isLoopback(host string) bool {
+	if strings.EqualFold(host, "localhost") {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
+}
+
+var errEmptySegment = errors.New("an empty path segment (an empty id?)")
