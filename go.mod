@@ -8,4 +8,9 @@ require (
 	go.uber.org/goleak v1.3.0
 )
 
-require go.yaml.in/yaml/v3 v3.0.5 // indirect
+require (
+	github.com/google/uuid v1.6.0 // indirect
+	github.com/jarcoal/httpmock v1.4.2 // indirect
+	go.yaml.in/yaml/v3 v3.0.5 // indirect
+	golang.org/x/time v0.15.0 // indirect
+)
