@@ -145,7 +145,7 @@ func TestErrorAnswers(t *testing.T) {
 		{name: "documind detail", status: 404, contentType: "application/json", body: `{"detail":"Batch not found"}`, wantMessage: "Batch not found"},
 		{name: "fastapi validation list", status: 422, contentType: "application/json", body: `{"detail":[{"loc":["body","document_ids"],"msg":"empty"}]}`, wantMessage: `[{"loc":["body","document_ids"],"msg":"empty"}]`},
 		{name: "problem+json", status: 409, contentType: "application/problem+json",
-			body: `{"type":"https://docs.ingestly.ai/errors/run-not-completed","title":"Conflict","detail":"The run has not completed."}`,
+			body:     `{"type":"https://docs.ingestly.ai/errors/run-not-completed","title":"Conflict","detail":"The run has not completed."}`,
 			wantCode: "https://docs.ingestly.ai/errors/run-not-completed", wantMessage: "The run has not completed."},
 		{name: "problem with only a title", status: 403, contentType: "application/problem+json", body: `{"type":"about:blank","title":"Forbidden"}`, wantMessage: "Forbidden"},
 		{name: "html page", status: 502, contentType: "text/html", body: "<html><head><title>502 Bad Gateway</title></head>\n<body><h1>Bad   Gateway</h1></body></html>", wantMessage: "502 Bad Gateway Bad Gateway"},
