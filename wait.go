@@ -20,6 +20,12 @@ type wait[T any] struct {
 	p   *Poller[T]
 	cfg *config
 
+	// ctx is the caller's; waitCtx adds the wait's own deadline. Kept
+	// here because a wait is one call's state, driven step by step.
+	ctx     context.Context
+	waitCtx context.Context
+	cancel  context.CancelFunc
+
 	start    time.Time
 	deadline time.Time // zero when neither WithTimeout nor ctx set one
 	// ctxDeadline: the deadline is ctx's, so a timeout also matches
@@ -53,47 +59,16 @@ type outcome struct {
 }
 
 func (w *wait[T]) run(ctx context.Context) (T, error) {
-	w.start = time.Now()
-	w.lastChange = w.start
-	waitCtx := ctx
-	if w.cfg.timeout > 0 {
-		var cancel context.CancelFunc
-		waitCtx, cancel = context.WithTimeout(ctx, w.cfg.timeout)
-		defer cancel()
-	}
-	w.deadline, _ = waitCtx.Deadline()
-	if d, ok := ctx.Deadline(); ok && d.Equal(w.deadline) {
-		w.ctxDeadline = true
-	}
-	w.strategy = w.cfg.strategy()
-	if w.strategy == nil {
-		return w.last, errors.New("poll: the strategy returned a nil backoff.BackOff")
-	}
-	w.strategy.Reset()
-	defer func() {
-		if w.timer != nil {
-			w.timer.Stop()
-		}
-	}()
-
-	next := w.cfg.initialDelay
-	if next > 0 {
-		var ok bool
-		if next, ok = w.fit(next, w.start); !ok {
-			return w.last, w.timedOut(nil)
-		}
+	next, err := w.begin(ctx)
+	defer w.end()
+	if err != nil {
+		return w.last, err
 	}
 	for {
 		if next > 0 {
-			w.sleep(waitCtx, next)
+			w.sleep(next)
 		}
-		// Checked after every sleep, so that cancellation wins over a
-		// timer that fired at the same moment.
-		if err := w.contextEnded(ctx, waitCtx); err != nil {
-			return w.last, err
-		}
-		o := w.attempt(ctx, waitCtx)
-		w.report(ctx, o)
+		o := w.step()
 		if o.done {
 			return w.last, o.err
 		}
@@ -101,11 +76,58 @@ func (w *wait[T]) run(ctx context.Context) (T, error) {
 	}
 }
 
+// begin starts the wait's clock and returns the delay before the first
+// attempt. Call end when the wait is over, even after an error.
+func (w *wait[T]) begin(ctx context.Context) (time.Duration, error) {
+	w.ctx, w.waitCtx, w.cancel = ctx, ctx, func() {}
+	w.start = time.Now()
+	w.lastChange = w.start
+	if w.cfg.timeout > 0 {
+		w.waitCtx, w.cancel = context.WithTimeout(ctx, w.cfg.timeout)
+	}
+	w.deadline, _ = w.waitCtx.Deadline()
+	if d, ok := ctx.Deadline(); ok && d.Equal(w.deadline) {
+		w.ctxDeadline = true
+	}
+	w.strategy = w.cfg.strategy()
+	if w.strategy == nil {
+		return 0, errors.New("poll: the strategy returned a nil backoff.BackOff")
+	}
+	w.strategy.Reset()
+	first := w.cfg.initialDelay
+	if first > 0 {
+		var ok bool
+		if first, ok = w.fit(first, w.start); !ok {
+			return 0, w.timedOut(nil)
+		}
+	}
+	return first, nil
+}
+
+func (w *wait[T]) end() {
+	w.cancel()
+	if w.timer != nil {
+		w.timer.Stop()
+	}
+}
+
+// step runs the attempt that follows a sleep and reports it.
+func (w *wait[T]) step() outcome {
+	// Checked after every sleep, so that cancellation wins over a timer
+	// that fired at the same moment.
+	if err := w.contextEnded(); err != nil {
+		return outcome{status: w.status, err: err, done: true}
+	}
+	o := w.attempt()
+	w.report(o)
+	return o
+}
+
 // attempt runs one fetch and decides what follows it.
-func (w *wait[T]) attempt(ctx, waitCtx context.Context) outcome {
+func (w *wait[T]) attempt() outcome {
 	if w.cfg.limiter != nil {
-		if err := w.cfg.limiter.Wait(waitCtx); err != nil {
-			if ended := w.contextEnded(ctx, waitCtx); ended != nil {
+		if err := w.cfg.limiter.Wait(w.waitCtx); err != nil {
+			if ended := w.contextEnded(); ended != nil {
 				return outcome{status: w.status, err: ended, done: true}
 			}
 			if !w.deadline.IsZero() {
@@ -117,15 +139,15 @@ func (w *wait[T]) attempt(ctx, waitCtx context.Context) outcome {
 		}
 	}
 
-	attemptCtx, cancel := w.cfg.attemptContext(waitCtx)
+	attemptCtx, cancel := w.cfg.attemptContext(w.waitCtx)
 	v, err := w.p.fetch(attemptCtx)
-	attemptTimedOut := err != nil && attemptCtx.Err() != nil && waitCtx.Err() == nil
+	attemptTimedOut := err != nil && attemptCtx.Err() != nil && w.waitCtx.Err() == nil
 	cancel()
 	w.attempts++
 	now := time.Now()
 
 	if err != nil {
-		return w.failed(ctx, waitCtx, err, attemptTimedOut, now)
+		return w.failed(err, attemptTimedOut, now)
 	}
 	return w.observe(v, now)
 }
@@ -152,9 +174,9 @@ func (w *wait[T]) observe(v T, now time.Time) outcome {
 }
 
 // failed handles a fetch error.
-func (w *wait[T]) failed(ctx, waitCtx context.Context, err error, attemptTimedOut bool, now time.Time) outcome {
+func (w *wait[T]) failed(err error, attemptTimedOut bool, now time.Time) outcome {
 	o := outcome{status: w.status, err: err}
-	if ended := w.contextEnded(ctx, waitCtx); ended != nil {
+	if ended := w.contextEnded(); ended != nil {
 		// The fetch error is only the context's own; the last real error
 		// stays in w.lastErr.
 		o.err, o.done = ended, true
@@ -230,14 +252,14 @@ func (w *wait[T]) fit(d time.Duration, now time.Time) (time.Duration, bool) {
 	return remaining - min(lead, remaining/2), true
 }
 
-func (w *wait[T]) sleep(ctx context.Context, d time.Duration) {
+func (w *wait[T]) sleep(d time.Duration) {
 	if w.timer == nil {
 		w.timer = time.NewTimer(d)
 	} else {
 		w.timer.Reset(d)
 	}
 	select {
-	case <-ctx.Done():
+	case <-w.waitCtx.Done():
 	case <-w.timer.C:
 	case _, open := <-w.wake:
 		if !open {
@@ -249,9 +271,10 @@ func (w *wait[T]) sleep(ctx context.Context, d time.Duration) {
 
 // contextEnded returns the wait's error when ctx is done or the wait's own
 // deadline passed, else nil.
-func (w *wait[T]) contextEnded(ctx, waitCtx context.Context) error {
+func (w *wait[T]) contextEnded() error {
+	ctx := w.ctx
 	switch {
-	case ctx.Err() == nil && waitCtx.Err() == nil:
+	case ctx.Err() == nil && w.waitCtx.Err() == nil:
 		return nil
 	case errors.Is(ctx.Err(), context.Canceled):
 		errs := []error{ctx.Err()}
@@ -315,7 +338,7 @@ func (w *wait[T]) lastStatus() string {
 }
 
 // report tells the notify hook and the logger about one attempt.
-func (w *wait[T]) report(ctx context.Context, o outcome) {
+func (w *wait[T]) report(o outcome) {
 	if w.cfg.notify == nil && w.cfg.logger == nil {
 		return
 	}
@@ -324,7 +347,7 @@ func (w *wait[T]) report(ctx context.Context, o outcome) {
 		w.cfg.notify(a)
 	}
 	if w.cfg.logger != nil {
-		logAttempt(ctx, w.cfg.logger, a, o.done)
+		logAttempt(w.ctx, w.cfg.logger, a, o.done)
 	}
 }
 
