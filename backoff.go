@@ -69,9 +69,14 @@ func (c *capped) NextBackOff() time.Duration {
 	return min(c.BackOff.NextBackOff(), c.max)
 }
 
-// Default is the strategy a wait uses when none is given: exponential from
-// 1s to 1 minute. See BENCHMARKS.md for how it compares with the fixed
-// intervals of the providers' own sample loops.
+// Default is the strategy a wait uses when none is given:
+// Proportional(0.1, 10s, 10min). A job is seen at most max(10s, 10% of its
+// duration) after it finished, while the number of requests grows with the
+// logarithm of its duration: in the simulations of BENCHMARKS.md it makes a
+// quarter of the requests of the docs' fixed 10 s loop for human reviews and
+// a twentieth for runs that sit hours in review, and is never late. For jobs
+// that take a second or two, where 10 s is too long to wait, use
+// Exponential.
 func Default() Strategy {
-	return Exponential(time.Second, time.Minute)
+	return Proportional(0.1, 10*time.Second, 10*time.Minute)
 }

@@ -102,12 +102,47 @@ func TestStrategiesAreFreshPerWait(t *testing.T) {
 
 func TestDefault(t *testing.T) {
 	b := poll.Default()()
-	first := b.NextBackOff()
-	assert.GreaterOrEqual(t, first, 800*time.Millisecond)
-	assert.LessOrEqual(t, first, 1200*time.Millisecond)
-	for range 50 {
+	var elapsed time.Duration
+	for i := range 200 {
 		d := b.NextBackOff()
-		require.LessOrEqual(t, d, time.Minute)
 		require.NotEqual(t, backoff.Stop, d)
+		bound := min(max(10*time.Second, elapsed/10), 10*time.Minute)
+		require.LessOrEqual(t, d, bound, "delay %d after %v", i, elapsed)
+		require.GreaterOrEqual(t, d, bound*9/10, "delay %d after %v", i, elapsed)
+		elapsed += d
+	}
+}
+
+func TestProportional(t *testing.T) {
+	tests := []struct {
+		name          string
+		s             poll.Strategy
+		start         time.Duration
+		fraction      float64
+		lowest, ceil  time.Duration
+		wantFirstHigh time.Duration
+	}{
+		{"10% from zero", poll.Proportional(0.1, 10*time.Second, 10*time.Minute), 0, 0.1, 10 * time.Second, 10 * time.Minute, 10 * time.Second},
+		{"25% from zero", poll.Proportional(0.25, time.Second, time.Minute), 0, 0.25, time.Second, time.Minute, time.Second},
+		{"from an initial delay", poll.ProportionalFrom(time.Hour, 0.1, 10*time.Second, 10*time.Minute), time.Hour, 0.1, 10 * time.Second, 10 * time.Minute, 6 * time.Minute},
+		{"bad arguments are corrected", poll.Proportional(-1, -time.Second, -time.Minute), 0, 0.1, time.Millisecond, time.Millisecond, time.Millisecond},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			b := tt.s()
+			elapsed := tt.start
+			for i := range 300 {
+				d := b.NextBackOff()
+				bound := min(max(tt.lowest, time.Duration(float64(elapsed)*tt.fraction)), tt.ceil)
+				if i == 0 {
+					assert.Equal(t, tt.wantFirstHigh, bound)
+				}
+				require.LessOrEqual(t, d, bound, "delay %d never above the bound: the lateness guarantee", i)
+				require.GreaterOrEqual(t, d, bound*9/10, "delay %d jittered by at most 10%%", i)
+				elapsed += d
+			}
+			b.Reset()
+			assert.LessOrEqual(t, b.NextBackOff(), tt.wantFirstHigh, "Reset starts again")
+		})
 	}
 }
