@@ -4,13 +4,10 @@ go 1.25.0
 
 require (
 	github.com/cenkalti/backoff/v4 v4.3.0
+	github.com/google/uuid v1.6.0
+	github.com/jarcoal/httpmock v1.4.2
 	github.com/stretchr/testify v1.12.1
 	go.uber.org/goleak v1.3.0
 )
 
-require (
-	github.com/google/uuid v1.6.0 // indirect
-	github.com/jarcoal/httpmock v1.4.2 // indirect
-	go.yaml.in/yaml/v3 v3.0.5 // indirect
-	golang.org/x/time v0.15.0 // indirect
-)
+require go.yaml.in/yaml/v3 v3.0.5 // indirect
