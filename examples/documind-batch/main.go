@@ -138,6 +138,7 @@ func setup(documents string) (*documind.Client, []string, []poll.Option, func(),
 		ids = append(ids, srv.AddDocument(d))
 	}
 	opts := []poll.Option{
+		poll.WithInitialDelay(100 * time.Millisecond),
 		poll.WithBackoff(poll.Exponential(100*time.Millisecond, 400*time.Millisecond)),
 		poll.WithTimeout(30 * time.Second),
 	}

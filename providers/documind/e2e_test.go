@@ -27,6 +27,9 @@ func fakeServer(t *testing.T) *documindtest.Server {
 // fast keeps real-time waits tiny.
 var fast = poll.WithBackoff(poll.Constant(time.Millisecond))
 
+// noDelay drops WaitForBatch's default first-poll delay.
+var noDelay = poll.WithInitialDelay(0)
+
 func TestE2EExtractThenWaitForReview(t *testing.T) {
 	srv := fakeServer(t)
 	doc := srv.AddDocument(documindtest.Document{
@@ -186,7 +189,7 @@ func TestE2EWrongKeyIsPermanent(t *testing.T) {
 	assert.NotContains(t, err.Error(), wrong)
 	assert.NotContains(t, apiErr.URL, wrong)
 
-	_, err = c.WaitForBatch(t.Context(), "aaaaaaaa-aaaa-aaaa-aaaa-aaaaaaaaaaaa", fast)
+	_, err = c.WaitForBatch(t.Context(), "aaaaaaaa-aaaa-aaaa-aaaa-aaaaaaaaaaaa", fast, noDelay)
 	require.ErrorAs(t, err, &apiErr)
 	assert.Equal(t, http.StatusUnauthorized, apiErr.StatusCode)
 	assert.NotContains(t, err.Error(), wrong)
@@ -215,7 +218,7 @@ func TestE2EBatchPartiallyFails(t *testing.T) {
 	require.Len(t, started.Items, 5)
 
 	var progress []float64
-	b, err := c.WaitForBatch(t.Context(), started.BatchID, fast, poll.WithNotify(func(a poll.Attempt) {
+	b, err := c.WaitForBatch(t.Context(), started.BatchID, fast, noDelay, poll.WithNotify(func(a poll.Attempt) {
 		progress = append(progress, a.Status.Progress)
 	}))
 	require.ErrorIs(t, err, poll.ErrPartiallyFailed)
@@ -254,7 +257,7 @@ func TestE2EBatchOutcomes(t *testing.T) {
 			}
 			id, err := srv.StartBatch(ids...)
 			require.NoError(t, err)
-			b, err := srv.Client().WaitForBatch(t.Context(), id, fast)
+			b, err := srv.Client().WaitForBatch(t.Context(), id, fast, noDelay)
 			if tt.wantErr == nil {
 				require.NoError(t, err)
 			} else {
@@ -270,7 +273,7 @@ func TestE2EBatchStuckPendingStalls(t *testing.T) {
 	id, err := srv.StartBatch(srv.AddDocument(documindtest.Document{}), srv.AddDocument(documindtest.Document{StayPending: true}))
 	require.NoError(t, err)
 	start := time.Now()
-	b, err := srv.Client().WaitForBatch(t.Context(), id, fast, poll.WithStallTimeout(30*time.Millisecond))
+	b, err := srv.Client().WaitForBatch(t.Context(), id, fast, noDelay, poll.WithStallTimeout(30*time.Millisecond))
 	require.ErrorIs(t, err, poll.ErrStalled)
 	assert.Less(t, time.Since(start), 5*time.Second)
 	require.NotNil(t, b)
@@ -284,7 +287,7 @@ func TestE2EBatchUnknownStatusKeepsPolling(t *testing.T) {
 	require.NoError(t, err)
 	require.NoError(t, srv.OverrideBatchStatus(id, "reconciling", 3))
 	var states []poll.State
-	b, err := srv.Client().WaitForBatch(t.Context(), id, fast, poll.WithNotify(func(a poll.Attempt) {
+	b, err := srv.Client().WaitForBatch(t.Context(), id, fast, noDelay, poll.WithNotify(func(a poll.Attempt) {
 		states = append(states, a.Status.State)
 	}))
 	require.NoError(t, err)
@@ -297,13 +300,13 @@ func TestE2EBatchNotFoundIsPermanent(t *testing.T) {
 	id, err := srv.StartBatch(srv.AddDocument(documindtest.Document{}))
 	require.NoError(t, err)
 	srv.InjectFault(documindtest.RouteBatch, 1, documindtest.Fault{Status: http.StatusNotFound})
-	_, err = srv.Client().WaitForBatch(t.Context(), id, fast)
+	_, err = srv.Client().WaitForBatch(t.Context(), id, fast, noDelay)
 	var apiErr *poll.APIError
 	require.ErrorAs(t, err, &apiErr)
 	assert.Equal(t, http.StatusNotFound, apiErr.StatusCode)
 	assert.Equal(t, 1, srv.Requests(documindtest.RouteBatch))
 
-	_, err = srv.Client().WaitForBatch(t.Context(), "11111111-1111-1111-1111-111111111111", fast)
+	_, err = srv.Client().WaitForBatch(t.Context(), "11111111-1111-1111-1111-111111111111", fast, noDelay)
 	require.ErrorAs(t, err, &apiErr)
 	assert.Equal(t, "Batch not found", apiErr.Message)
 }
@@ -313,7 +316,7 @@ func TestE2EBatchRetriesRateLimits(t *testing.T) {
 	id, err := srv.StartBatch(srv.AddDocument(documindtest.Document{Ready: documindtest.After{Polls: 1}}))
 	require.NoError(t, err)
 	srv.InjectFault(documindtest.RouteBatch, 2, documindtest.Fault{Status: http.StatusTooManyRequests})
-	b, err := srv.Client().WaitForBatch(t.Context(), id, fast)
+	b, err := srv.Client().WaitForBatch(t.Context(), id, fast, noDelay)
 	require.NoError(t, err)
 	assert.Equal(t, documind.BatchCompleted, b.Status)
 	assert.Equal(t, 4, srv.Requests(documindtest.RouteBatch))

@@ -78,6 +78,7 @@ func ExampleClient_WaitForBatch() {
 		return
 	}
 	b, err := c.WaitForBatch(ctx, started.BatchID,
+		poll.WithInitialDelay(0), // the default waits documind.BatchFirstPoll
 		poll.WithBackoff(poll.Constant(time.Millisecond)),
 		poll.WithNotify(func(a poll.Attempt) {
 			fmt.Printf("attempt %d: %s %.0f%%\n", a.N, a.Status.Raw, a.Status.Progress*100)

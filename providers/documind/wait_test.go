@@ -54,13 +54,13 @@ func TestWaitForReviewPollsTheNewestExtractionUntilReviewed(t *testing.T) {
 				"document_id": {docID}, "limit": {"1"}, "sort_by": {"created_at"}, "sort_order": {"desc"},
 			}), r.Query)
 		}
-		// ReviewBackoff: at once, then ~5s, ~10s, ~20s, ~40s (±20%).
+		// ReviewBackoff: at once, then every 10 s (minus up to 10% jitter)
+		// while 10% of the time waited is below 10 s.
 		at := m.times(start)
 		assert.Zero(t, at[0], "the first poll runs at once")
-		nominal := []time.Duration{5 * time.Second, 10 * time.Second, 20 * time.Second, 40 * time.Second}
-		for i, d := range nominal {
-			gap := at[i+1] - at[i]
-			assert.InDelta(t, float64(d), float64(gap), float64(d)/5+float64(time.Millisecond), "delay %d", i+1)
+		for i := 1; i < len(at); i++ {
+			gap := at[i] - at[i-1]
+			assert.InDelta(t, float64(9500*time.Millisecond), float64(gap), float64(500*time.Millisecond+time.Millisecond), "delay %d", i)
 		}
 	})
 }
@@ -72,7 +72,7 @@ func TestWaitForReviewDefaults(t *testing.T) {
 		wantTimeout time.Duration
 		maxGap      time.Duration
 	}{
-		{name: "an hour, delays capped at a minute", wantTimeout: time.Hour, maxGap: time.Minute},
+		{name: "four hours, delays capped at ten minutes", wantTimeout: 4 * time.Hour, maxGap: 10 * time.Minute},
 		{name: "caller options win", opts: []poll.Option{poll.WithTimeout(10 * time.Minute), poll.WithBackoff(poll.Constant(30 * time.Second))},
 			wantTimeout: 10 * time.Minute, maxGap: 30 * time.Second},
 	}
@@ -221,10 +221,11 @@ func TestWaitForBatch(t *testing.T) {
 		for _, r := range m.requests() {
 			assert.Equal(t, "/api/v1/batch/"+batchID, r.Path)
 		}
-		// BatchBackoff: at once, then ~2s, ~4s, ~8s (±20%).
+		// BatchFirstPoll, then every 10 s (minus up to 10% jitter).
 		at := m.times(start)
-		for i, d := range []time.Duration{2 * time.Second, 4 * time.Second, 8 * time.Second} {
-			assert.InDelta(t, float64(d), float64(at[i+1]-at[i]), float64(d)/5+float64(time.Millisecond), "delay %d", i+1)
+		assert.Equal(t, documind.BatchFirstPoll, at[0], "the first poll waits BatchFirstPoll")
+		for i := 1; i < len(at); i++ {
+			assert.InDelta(t, float64(9500*time.Millisecond), float64(at[i]-at[i-1]), float64(500*time.Millisecond+time.Millisecond), "delay %d", i)
 		}
 	})
 }
@@ -275,7 +276,7 @@ func TestWaitForBatchStallsOnAForeverPendingBatch(t *testing.T) {
 		require.NotNil(t, b)
 		assert.Equal(t, 1, b.Pending)
 		assert.GreaterOrEqual(t, elapsed, documind.BatchStallTimeout)
-		assert.Less(t, elapsed, documind.BatchStallTimeout+30*time.Second, "noticed within one capped delay")
+		assert.Less(t, elapsed, documind.BatchStallTimeout*11/10, "noticed within one delay: 10% of the time waited")
 		assert.Contains(t, err.Error(), "stall timeout 10m0s")
 	})
 }
@@ -366,16 +367,16 @@ func TestDefaultStrategies(t *testing.T) {
 		strategy      poll.Strategy
 		first, capped time.Duration
 	}{
-		{"review", documind.ReviewBackoff(), 5 * time.Second, time.Minute},
-		{"batch", documind.BatchBackoff(), 2 * time.Second, 30 * time.Second},
+		{"review", documind.ReviewBackoff(), 10 * time.Second, 10 * time.Minute},
+		{"batch", documind.BatchBackoff(), 10 * time.Second, 5 * time.Minute},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			b := tt.strategy()
 			first := b.NextBackOff()
-			assert.InDelta(t, float64(tt.first), float64(first), float64(tt.first)/5)
+			assert.InDelta(t, float64(tt.first), float64(first), float64(tt.first)/10)
 			var last time.Duration
-			for range 50 {
+			for range 100 {
 				last = b.NextBackOff()
 				assert.LessOrEqual(t, last, tt.capped)
 			}

@@ -9,8 +9,6 @@ import (
 	"sync"
 	"time"
 
-	"github.com/cenkalti/backoff/v4"
-
 	"github.com/jobpoll/poll"
 )
 
@@ -21,42 +19,21 @@ import (
 // poll.WithTimeout(0) to let only ctx bound the wait.
 const DefaultRunTimeout = 24 * time.Hour
 
-// RunBackoff is WaitForRun's default strategy: delays that start at 2 s,
-// grow 1.5 times per attempt with ±20% jitter, and never exceed 5 minutes.
+// RunBackoff is WaitForRun's default strategy:
+// poll.Proportional(0.1, 10s, 10min): wait 10% of the time waited so far,
+// at least 10 s and at most 10 minutes, jittered down by up to 10%.
 //
-// Why: about 70% of runs are automated and finish in about 20 s (median),
-// the other 30% go through a review that takes about 2 hours (median). The
-// early, fine steps (2, 3, 4.5, 6.75, 10 s, ...) see a 20 s run at about
-// 26 s, on the 6th attempt; growing by 1.5 rather than 2 halves how late a
-// short run is seen (about 28% of its duration instead of 47%, in a
-// simulation of that mix) for one more request. The cap then keeps a
-// reviewed run to about 40 requests over 2 hours, seen on average about
-// 2 minutes after the person finished; a 1-minute cap would double the
-// requests to halve that. Reads cost no credits but count against the
-// plan's read limit, which many waits share. A later issue tunes these
-// numbers by simulation.
+// Why: about 70% of runs are automated and end in about 20 s (median); the
+// other 30% go through a review that takes about 2 hours (median), and
+// polling counts against the plan's read limit. Spacing polls in
+// proportion to the time waited sees every run at most max(10 s, 10% of
+// its duration) after it ended, and the requests grow with the logarithm
+// of the duration: in the simulation of that mix (BENCHMARKS.md) about 22
+// requests per run where the docs' "every few seconds" (5 s) makes about
+// 600, and no run seen late. The 10 s floor also gives a run that answers
+// 404 right after the trigger three looks within the grace period.
 func RunBackoff() poll.Strategy {
-	const (
-		initial    = 2 * time.Second
-		maxDelay   = 5 * time.Minute
-		growth     = 1.5
-		randomness = 0.2
-	)
-	return func() backoff.BackOff {
-		b := &backoff.ExponentialBackOff{
-			InitialInterval:     initial,
-			RandomizationFactor: randomness,
-			Multiplier:          growth,
-			// Jitter scales a delay by at most 1+randomness, so capping the
-			// nominal delay here keeps every delay at or under maxDelay.
-			MaxInterval:    time.Duration(float64(maxDelay) / (1 + randomness)),
-			MaxElapsedTime: 0, // the wait's timeout ends it, not the strategy
-			Stop:           backoff.Stop,
-			Clock:          backoff.SystemClock,
-		}
-		b.Reset()
-		return b
-	}
+	return poll.Proportional(0.1, 10*time.Second, 10*time.Minute)
 }
 
 // WaitForRun follows a run until it is completed (nil error), failed
