@@ -351,4 +351,3 @@ func TestRunBackoff(t *testing.T) {
 	a.NextBackOff()
 	assert.InDelta(t, 9.5, b2.NextBackOff().Seconds(), 0.51, "each wait gets a fresh BackOff")
 }
-
