@@ -229,6 +229,11 @@ func TestNetworkErrorsStayClassifiable(t *testing.T) {
 	require.Error(t, err)
 	assert.NotContains(t, err.Error(), key)
 
+	hung := &http.Client{Transport: roundTripFunc(func(r *http.Request) (*http.Response, error) {
+		<-r.Context().Done() // a request that never gets an answer
+		return nil, r.Context().Err()
+	})}
+	c = newClient(t, "https://api.example", hung)
 	ctx, cancel := context.WithCancel(t.Context())
 	cancel()
 	err = c.Do(ctx, &httpapi.Request{Method: "GET", Path: []string{"x"}}, nil)
@@ -305,3 +310,7 @@ func TestErrorsAreUsableByThePoller(t *testing.T) {
 	require.True(t, errors.As(err, &api))
 	assert.Equal(t, 7*time.Second, api.RetryAfter)
 }
+
+type roundTripFunc func(*http.Request) (*http.Response, error)
+
+func (f roundTripFunc) RoundTrip(r *http.Request) (*http.Response, error) { return f(r) }
