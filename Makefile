@@ -2,9 +2,11 @@
 
 STATICCHECK_VERSION := v0.8.2
 BIN := $(CURDIR)/bin
-EXAMPLES := quickstart
+EXAMPLES := quickstart documind-review documind-batch narada-task ingestly-run
+FUZZTIME ?= 30s
+SIMJOBS ?= 20000
 
-.PHONY: test lint bench cover demo fmt
+.PHONY: test lint bench fuzz cover demo fmt
 
 ## test: go vet, then every test under the race detector.
 test:
@@ -19,9 +21,19 @@ lint: $(BIN)/staticcheck
 $(BIN)/staticcheck:
 	GOBIN=$(BIN) go install honnef.co/go/tools/cmd/staticcheck@$(STATICCHECK_VERSION)
 
-## bench: the benchmarks in BENCHMARKS.md.
+## bench: the benchmarks and the polling simulation of BENCHMARKS.md.
 bench:
 	go test -run '^$$' -bench . -benchmem ./...
+	go test -count=1 -v -run TestSimulation ./internal/sim -args -jobs $(SIMJOBS) -table
+
+## fuzz: each fuzz target for FUZZTIME (default 30s). `make test` runs their seed corpora.
+fuzz:
+	go test -run '^$$' -fuzz '^FuzzParseRetryAfter$$' -fuzztime $(FUZZTIME) ./internal/httpapi
+	go test -run '^$$' -fuzz '^FuzzErrorBody$$' -fuzztime $(FUZZTIME) ./internal/httpapi
+	go test -run '^$$' -fuzz '^FuzzReviewStatus$$' -fuzztime $(FUZZTIME) ./providers/documind
+	go test -run '^$$' -fuzz '^FuzzBatchStatus$$' -fuzztime $(FUZZTIME) ./providers/documind
+	go test -run '^$$' -fuzz '^FuzzTaskStatus$$' -fuzztime $(FUZZTIME) ./providers/narada
+	go test -run '^$$' -fuzz '^FuzzRunStatus$$' -fuzztime $(FUZZTIME) ./providers/ingestly
 
 ## cover: test coverage, per function and as coverage.html.
 cover:

