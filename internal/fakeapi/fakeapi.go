@@ -22,8 +22,9 @@ type Fault struct {
 	// RetryAfter, when not empty, is sent as the Retry-After header:
 	// delta-seconds ("30") or an HTTP date.
 	RetryAfter string
-	// Body and ContentType replace the answer's body; with Status 0 they
-	// are sent with 200 (an HTML page where JSON was expected).
+	// Body replaces the answer's body, sent with ContentType and Status
+	// (200 when 0): an HTML page where JSON was expected. ContentType
+	// alone keeps the real answer and changes only its Content-Type.
 	Body        string
 	ContentType string
 	// Delay holds the answer back (a slow server). The request's context
@@ -79,7 +80,9 @@ func New(cfg Config, routes func(mux *http.ServeMux)) *Server {
 }
 
 // InjectFault makes the next n requests to route (a pattern given to the
-// mux, e.g. "GET /batch/{id}") answer with f, after the API key check.
+// mux, e.g. "GET /batch/{id}") answer with f, after the API key check. A
+// Truncate or ContentType fault runs the real handler, so the request
+// counts as a poll of the fake's scripted jobs like any answered one.
 func (s *Server) InjectFault(route string, n int, f Fault) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -88,7 +91,8 @@ func (s *Server) InjectFault(route string, n int, f Fault) {
 	}
 }
 
-// Requests returns how many requests reached route so far, faults included.
+// Requests returns how many requests reached route so far, those refused
+// for a wrong key and those answered with a fault included.
 func (s *Server) Requests(route string) int {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -113,12 +117,14 @@ func JSON(w http.ResponseWriter, status int, v any) {
 func (s *Server) handler(mux *http.ServeMux) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		_, route := mux.Handler(r)
+		s.mu.Lock()
+		s.counts[route]++
+		s.mu.Unlock()
 		if r.Header.Get(s.authHeader) != s.APIKey {
 			s.Error(w, http.StatusUnauthorized, "invalid or missing API key")
 			return
 		}
 		s.mu.Lock()
-		s.counts[route]++
 		var fault *Fault
 		if queue := s.faults[route]; len(queue) > 0 {
 			fault, s.faults[route] = &queue[0], queue[1:]
@@ -150,17 +156,19 @@ func (s *Server) serveFault(w http.ResponseWriter, r *http.Request, mux *http.Se
 		}
 		panic(http.ErrAbortHandler)
 	case f.Truncate:
-		rec := httptest.NewRecorder()
-		mux.ServeHTTP(rec, r)
-		for k, vs := range rec.Header() {
-			w.Header()[k] = vs
-		}
+		rec := record(mux, r, w)
 		body := rec.Body.Bytes()
 		// Promise the whole body and send half: the connection closes
 		// mid-body, as when a proxy or the network drops it.
 		w.Header().Set("Content-Length", strconv.Itoa(len(body)))
 		w.WriteHeader(rec.Code)
 		_, _ = w.Write(body[:len(body)/2])
+		return
+	case f.Body == "" && f.ContentType != "" && f.Status == 0:
+		rec := record(mux, r, w)
+		w.Header().Set("Content-Type", f.ContentType)
+		w.WriteHeader(rec.Code)
+		_, _ = w.Write(rec.Body.Bytes())
 		return
 	}
 	if f.RetryAfter != "" {
@@ -182,4 +190,14 @@ func (s *Server) serveFault(w http.ResponseWriter, r *http.Request, mux *http.Se
 	default:
 		mux.ServeHTTP(w, r) // a pure delay
 	}
+}
+
+// record runs the real handler into a recorder and copies its headers to w.
+func record(mux *http.ServeMux, r *http.Request, w http.ResponseWriter) *httptest.ResponseRecorder {
+	rec := httptest.NewRecorder()
+	mux.ServeHTTP(rec, r)
+	for k, vs := range rec.Header() {
+		w.Header()[k] = vs
+	}
+	return rec
 }

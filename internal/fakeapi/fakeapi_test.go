@@ -49,13 +49,13 @@ func TestAuthAndCounts(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, 401, resp.StatusCode)
 	assert.JSONEq(t, `{"detail":"invalid or missing API key"}`, body)
-	assert.Equal(t, 0, s.Requests(route), "refused requests do not count")
+	assert.Equal(t, 1, s.Requests(route), "refused requests count too")
 
 	resp, body, err = get(t, s, "k")
 	require.NoError(t, err)
 	assert.Equal(t, 200, resp.StatusCode)
 	assert.JSONEq(t, `{"id":"1","status":"running"}`, body)
-	assert.Equal(t, 1, s.Requests(route))
+	assert.Equal(t, 2, s.Requests(route))
 }
 
 func TestFaults(t *testing.T) {
@@ -74,6 +74,11 @@ func TestFaults(t *testing.T) {
 			require.NoError(t, err)
 			assert.Equal(t, 200, resp.StatusCode)
 			assert.Equal(t, "<html>oops</html>", body)
+		}},
+		{"real body, other content type", fakeapi.Fault{ContentType: "text/plain"}, func(t *testing.T, resp *http.Response, body string, err error) {
+			require.NoError(t, err)
+			assert.Equal(t, "text/plain", resp.Header.Get("Content-Type"))
+			assert.JSONEq(t, `{"id":"1","status":"running"}`, body)
 		}},
 		{"connection closed", fakeapi.Fault{CloseConnection: true}, func(t *testing.T, resp *http.Response, body string, err error) {
 			require.Error(t, err)

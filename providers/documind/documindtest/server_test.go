@@ -19,10 +19,10 @@ func TestServerChecksTheKey(t *testing.T) {
 		assert.Equal(t, http.StatusUnauthorized, status)
 		assert.IsType(t, "", body["detail"])
 	}
-	assert.Zero(t, srv.Requests(documindtest.RouteExtractions), "refused requests are not counted")
+	assert.Equal(t, 2, srv.Requests(documindtest.RouteExtractions), "refused requests are counted")
 	status, _ := call(t, srv, http.MethodGet, "/data/extractions", nil)
 	assert.Equal(t, http.StatusOK, status)
-	assert.Equal(t, 1, srv.Requests(documindtest.RouteExtractions))
+	assert.Equal(t, 3, srv.Requests(documindtest.RouteExtractions))
 }
 
 func TestServerInjectsFaults(t *testing.T) {
