@@ -142,7 +142,9 @@ func calls(t *testing.T, base string) []call {
 			}
 			return nil
 		}},
-		{"ingestly.WaitForRun", func(ctx context.Context, o ...poll.Option) error { return errOf(in.WaitForRun(ctx, doc, "run_1", o...)) }},
+		{"ingestly.WaitForRun", func(ctx context.Context, o ...poll.Option) error {
+			return errOf(in.WaitForRun(ctx, doc, "run_1", o...))
+		}},
 		{"ingestly.WaitForRun held", func(ctx context.Context, o ...poll.Option) error { return errOf(in.WaitForRun(ctx, doc, "", o...)) }},
 	}
 }
