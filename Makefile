@@ -2,7 +2,7 @@
 
 STATICCHECK_VERSION := v0.8.2
 BIN := $(CURDIR)/bin
-EXAMPLES := quickstart documind-review documind-batch narada-task ingestly-run
+EXAMPLES := quickstart documind-review documind-batch narada-task ingestly-run many-jobs
 FUZZTIME ?= 30s
 SIMJOBS ?= 20000
 
