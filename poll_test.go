@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"sync/atomic"
 	"testing"
 	"testing/synctest"
 	"time"
@@ -284,14 +285,22 @@ func TestWaitContext(t *testing.T) {
 			assert.Equal(t, `poll: canceled after 1m30s and 2 attempts; last status running ("pending"): context canceled`, err.Error())
 		})
 	})
-	t.Run("cancellation wins over a timer that fired at the same time", func(t *testing.T) {
+	t.Run("the context is checked after every sleep", func(t *testing.T) {
 		synctest.Test(t, func(t *testing.T) {
-			ctx, cancel := context.WithCancel(t.Context())
-			time.AfterFunc(time.Minute, cancel)
-			s := newScript(never)
-			_, err := s.poller(poll.WithBackoff(poll.Constant(time.Minute))).Wait(ctx)
+			// A context canceled while the wait sleeps, whose Done channel
+			// never fires: only the timer wakes the wait, as when the timer
+			// wins a race with the cancellation. The check after the sleep
+			// must still see it and make no further attempt.
+			ctx := &silentlyCanceled{Context: t.Context()}
+			s := newScript(func(context.Context, int) (poll.Status, error) {
+				ctx.canceled.Store(true)
+				return pending, nil
+			})
+			start := time.Now()
+			_, err := s.poller(poll.WithBackoff(poll.Constant(time.Minute)), poll.WithTimeout(0)).Wait(ctx)
 			require.ErrorIs(t, err, context.Canceled)
 			assert.Equal(t, seconds(0), s.at, "no attempt after the cancel")
+			assert.Equal(t, time.Minute, time.Since(start), "noticed when the timer fired")
 		})
 	})
 	t.Run("cancel with a cause keeps the cause", func(t *testing.T) {
@@ -715,4 +724,18 @@ func TestInvalidArgumentsAreErrorsNotPanics(t *testing.T) {
 		_, err := poll.New(fetch, status, nil, poll.WithBackoff(nil), poll.WithRetryable(nil)).Wait(t.Context())
 		require.NoError(t, err)
 	})
+}
+
+// silentlyCanceled reports Canceled once canceled is set, without closing
+// its Done channel.
+type silentlyCanceled struct {
+	context.Context
+	canceled atomic.Bool
+}
+
+func (c *silentlyCanceled) Err() error {
+	if c.canceled.Load() {
+		return context.Canceled
+	}
+	return c.Context.Err()
 }
