@@ -31,15 +31,20 @@ func (h *dueHeap) push(index int, at time.Time) { heap.Push(h, dueEntry{at: at, 
 func (h *dueHeap) pop() int                     { return heap.Pop(h).(dueEntry).index }
 func (h *dueHeap) peek() dueEntry               { return h.entries[0] }
 
-// moveUp makes a sleeping wait due at t, if it is sleeping and due later.
-func (h *dueHeap) moveUp(index int, t time.Time) {
+// moveUp makes a sleeping wait due at t, if it is sleeping and due later,
+// and reports whether it did.
+func (h *dueHeap) moveUp(index int, t time.Time) bool {
 	p := h.pos[index]
 	if p < 0 || !h.entries[p].at.After(t) {
-		return
+		return false
 	}
 	h.entries[p].at = t
 	heap.Fix(h, p)
+	return true
 }
+
+// has reports whether wait index is sleeping in the heap.
+func (h *dueHeap) has(index int) bool { return h.pos[index] >= 0 }
 
 // allDue makes every sleeping wait due at t.
 func (h *dueHeap) allDue(t time.Time) {

@@ -64,12 +64,12 @@ func WithStopOnFirstError() GroupOption {
 // finishes, in completion order. Breaking out of the loop stops the
 // remaining waits; Each returns only once they have stopped.
 //
-// The waits do not each hold a goroutine: a timer heap schedules their
-// attempts and a fixed pool of workers (the in-flight bound) runs them, so
-// 10,000 sleeping waits cost memory, not goroutines. A poller with
-// [WithWake] adds one goroutine, to listen on its channel. The loop body
-// runs on the caller's goroutine; keep it short, since no new attempt
-// starts while it runs.
+// The waits do not each hold a goroutine: one scheduler goroutine keeps
+// their next attempts in a timer heap and hands due ones to a fixed pool of
+// workers (the in-flight bound), so 10,000 sleeping waits cost memory, not
+// goroutines. A poller with [WithWake] adds one goroutine, to listen on its
+// channel. Attempts go on while the loop body runs; outcomes queue until
+// it asks for the next.
 func Each[T any](ctx context.Context, pollers []*Poller[T], opts ...GroupOption) iter.Seq[Result[T]] {
 	return func(yield func(Result[T]) bool) {
 		cfg := groupConfig{maxInFlight: DefaultMaxInFlight}
@@ -87,8 +87,13 @@ func Each[T any](ctx context.Context, pollers []*Poller[T], opts ...GroupOption)
 			return
 		}
 		g := newGroup(ctx, pollers, cfg)
+		go g.schedule(pollers)
 		defer g.stop()
-		g.run(pollers, yield)
+		for r := range g.out {
+			if !yield(r) {
+				return
+			}
+		}
 	}
 }
 
@@ -108,8 +113,8 @@ func WaitAll[T any](ctx context.Context, pollers []*Poller[T], opts ...GroupOpti
 }
 
 // group runs the waits of one call to Each. Its fields belong to the
-// goroutine running Each, except a wait handed to a worker, which belongs
-// to that worker until its outcome comes back on results.
+// scheduler goroutine, except a wait handed to a worker, which belongs to
+// that worker until its outcome comes back on results.
 type group[T any] struct {
 	cfg     groupConfig
 	ctx     context.Context
@@ -117,12 +122,17 @@ type group[T any] struct {
 	waits   []*wait[T]
 	due     dueHeap
 	timer   *time.Timer
-	jobs    chan int      // waits whose attempt is due, for the workers
-	results chan finished // outcomes of those attempts
-	wakes   chan int      // waits woken through WithWake
-	helpers sync.WaitGroup
-	busy    int // attempts handed out and not yet back
-	pending int // waits not yet yielded
+	jobs    chan int       // waits whose attempt is due, for the workers
+	results chan finished  // outcomes of those attempts
+	wakes   chan int       // waits woken through WithWake
+	out     chan Result[T] // outcomes for the loop body; closed at the end
+	quit    chan struct{}  // closed when the loop body stops early
+	done    chan struct{}  // closed when the scheduler has cleaned up
+	outbox  []Result[T]    // ended waits the loop body has not taken yet
+	helpers sync.WaitGroup // workers and wake listeners
+	busy    int            // attempts handed out and not yet back
+	pending int            // waits not ended yet
+	wokenIn []bool         // a wake arrived while the wait's attempt was running
 }
 
 type finished struct {
@@ -132,6 +142,9 @@ type finished struct {
 
 func newGroup[T any](ctx context.Context, pollers []*Poller[T], cfg groupConfig) *group[T] {
 	gctx, cancel := context.WithCancelCause(ctx)
+	// A wait has at most one attempt in flight, so more workers than
+	// waits would only idle (and a huge bound would size huge channels).
+	cfg.maxInFlight = max(1, min(cfg.maxInFlight, len(pollers)))
 	g := &group[T]{
 		cfg:     cfg,
 		ctx:     gctx,
@@ -141,10 +154,13 @@ func newGroup[T any](ctx context.Context, pollers []*Poller[T], cfg groupConfig)
 		jobs:    make(chan int, cfg.maxInFlight),
 		results: make(chan finished, cfg.maxInFlight),
 		wakes:   make(chan int),
+		out:     make(chan Result[T]),
+		quit:    make(chan struct{}),
+		done:    make(chan struct{}),
+		wokenIn: make([]bool, len(pollers)),
 	}
-	workers := min(cfg.maxInFlight, len(pollers))
-	g.helpers.Add(workers)
-	for range workers {
+	g.helpers.Add(cfg.maxInFlight)
+	for range cfg.maxInFlight {
 		go g.work()
 	}
 	return g
@@ -157,11 +173,7 @@ func (g *group[T]) work() {
 		w := g.waits[i]
 		if g.cfg.limiter != nil {
 			if err := g.cfg.limiter.Wait(w.waitCtx); err != nil {
-				ended := w.contextEnded()
-				if ended == nil {
-					ended = fmt.Errorf("poll: the group's limiter refused attempt %d: %w", w.attempts+1, err)
-				}
-				g.results <- finished{i, outcome{status: w.status, err: ended, done: true}}
+				g.results <- finished{i, w.endedBefore(w.limiterRefused("group's limiter", err))}
 				continue
 			}
 		}
@@ -169,17 +181,17 @@ func (g *group[T]) work() {
 	}
 }
 
-// run starts every wait, then hands out due attempts and yields outcomes
-// until every wait has ended or the caller stopped the loop.
-func (g *group[T]) run(pollers []*Poller[T], yield func(Result[T]) bool) {
+// schedule starts every wait, then hands out due attempts and queues
+// outcomes for the loop body until every wait has ended and been taken, or
+// the loop body stopped.
+func (g *group[T]) schedule(pollers []*Poller[T]) {
+	defer g.cleanUp()
 	g.pending = len(pollers)
 	for i, p := range pollers {
-		if !g.start(i, p, yield) {
-			return
-		}
+		g.start(i, p)
 	}
 	ctxDone := g.ctx.Done()
-	for g.pending > 0 {
+	for g.pending > 0 || len(g.outbox) > 0 {
 		now := time.Now()
 		for g.busy < g.cfg.maxInFlight && g.due.Len() > 0 && !g.due.peek().after(now) {
 			g.busy++
@@ -190,45 +202,67 @@ func (g *group[T]) run(pollers []*Poller[T], yield func(Result[T]) bool) {
 			g.armTimer(g.due.peek().at.Sub(now))
 			timerC = g.timer.C
 		}
+		var out chan<- Result[T]
+		var next Result[T]
+		if len(g.outbox) > 0 {
+			out, next = g.out, g.outbox[0]
+		}
 		select {
 		case f := <-g.results:
 			g.busy--
-			if !g.finish(f.index, f.o, yield) {
-				return
-			}
+			g.finish(f.index, f.o)
 		case i := <-g.wakes:
-			g.due.moveUp(i, time.Now())
+			g.wake(i)
 		case <-ctxDone:
 			// Every sleeping wait is due now: its next step sees the
 			// context and ends without a fetch.
 			ctxDone = nil
 			g.due.allDue(time.Now())
 		case <-timerC:
+		case out <- next:
+			g.outbox = g.outbox[1:]
+		case <-g.quit:
+			return
 		}
 	}
 }
 
-// start begins wait i; a wait that cannot start is yielded at once.
-func (g *group[T]) start(i int, p *Poller[T], yield func(Result[T]) bool) bool {
+// start begins wait i; a wait that cannot start ends at once.
+func (g *group[T]) start(i int, p *Poller[T]) {
 	if p == nil {
-		return g.yield(Result[T]{Index: i, Err: fmt.Errorf("poll: poller %d is nil", i)}, yield)
+		g.ended(Result[T]{Index: i, Err: fmt.Errorf("poll: poller %d is nil", i)})
+		return
 	}
 	if p.cfg.err != nil {
-		return g.yield(Result[T]{Index: i, Err: p.cfg.err}, yield)
+		g.ended(Result[T]{Index: i, Err: p.cfg.err})
+		return
 	}
 	w := newWait(p)
-	g.waits[i] = w
 	first, err := w.begin(g.ctx)
 	if err != nil {
 		w.end()
-		return g.yield(Result[T]{Index: i, Value: w.last, Err: err}, yield)
+		g.ended(Result[T]{Index: i, Value: w.last, Err: err})
+		return
 	}
+	g.waits[i] = w
 	g.due.push(i, w.start.Add(first))
 	if w.wake != nil {
 		g.helpers.Add(1)
 		go g.forwardWakes(i, w.wake)
 	}
-	return true
+}
+
+// wake brings wait i's next attempt forward to now. A wait whose attempt
+// is running is marked, and scheduled at once when the attempt is back.
+func (g *group[T]) wake(i int) {
+	w := g.waits[i]
+	switch {
+	case w == nil:
+	case g.due.moveUp(i, time.Now()):
+		w.woken()
+	case !g.due.has(i):
+		g.wokenIn[i] = true
+	}
 }
 
 // forwardWakes turns receives on one poller's wake channel into wakes of
@@ -252,28 +286,38 @@ func (g *group[T]) forwardWakes(i int, wake <-chan struct{}) {
 	}
 }
 
-// finish yields a wait that ended, or schedules its next attempt.
-func (g *group[T]) finish(i int, o outcome, yield func(Result[T]) bool) bool {
+// finish queues a wait that ended, or schedules its next attempt.
+func (g *group[T]) finish(i int, o outcome) {
 	w := g.waits[i]
 	if !o.done {
-		next := o.next
-		if g.ctx.Err() != nil {
-			next = 0 // the group is stopping: end this wait at its next step
+		// The delay counts from the end of the attempt.
+		due := o.at.Add(o.next)
+		switch {
+		case g.ctx.Err() != nil:
+			due = o.at // the group is stopping: end this wait at its next step
+		case g.wokenIn[i]:
+			g.wokenIn[i] = false
+			w.woken()
+			due = o.at
 		}
-		g.due.push(i, time.Now().Add(next))
-		return true
+		g.due.push(i, due)
+		return
 	}
 	w.end()
-	if o.err != nil && g.cfg.stopOnError {
-		g.cancel(fmt.Errorf("poll: the group stopped because wait %d failed: %w", i, o.err))
-	}
-	return g.yield(Result[T]{Index: i, Value: w.last, Err: o.err}, yield)
+	g.waits[i] = nil
+	g.ended(Result[T]{Index: i, Value: w.last, Err: o.err})
 }
 
-// yield hands one outcome to the loop body.
-func (g *group[T]) yield(r Result[T], yield func(Result[T]) bool) bool {
+// ended queues one wait's outcome for the loop body, and stops the other
+// waits when it is an error and WithStopOnFirstError was given.
+func (g *group[T]) ended(r Result[T]) {
 	g.pending--
-	return yield(r)
+	g.outbox = append(g.outbox, r)
+	if r.Err != nil && g.cfg.stopOnError {
+		// %v, not %w: the other waits' errors must match their own
+		// cancellation, not this wait's error (ErrFailed, ErrTimeout...).
+		g.cancel(fmt.Errorf("poll: the group stopped because wait %d failed: %v", r.Index, r.Err))
+	}
 }
 
 func (g *group[T]) armTimer(d time.Duration) {
@@ -284,9 +328,9 @@ func (g *group[T]) armTimer(d time.Duration) {
 	g.timer.Reset(d)
 }
 
-// stop ends every wait still running and returns once no goroutine of the
-// group is left.
-func (g *group[T]) stop() {
+// cleanUp runs when the scheduler returns: it stops every wait still
+// running and every helper goroutine, then closes out.
+func (g *group[T]) cleanUp() {
 	g.cancel(context.Canceled)
 	close(g.jobs)
 	for g.busy > 0 {
@@ -302,4 +346,13 @@ func (g *group[T]) stop() {
 			w.end()
 		}
 	}
+	close(g.out)
+	close(g.done)
+}
+
+// stop makes the scheduler return if it has not, and waits until it has
+// cleaned up: no goroutine of the group outlives Each.
+func (g *group[T]) stop() {
+	close(g.quit)
+	<-g.done
 }

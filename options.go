@@ -161,8 +161,10 @@ func WithWake(ch <-chan struct{}) Option {
 	return func(c *config) { c.wake = ch }
 }
 
-// WithNotify calls fn after every attempt, the final one included, on the
-// goroutine running Wait. Default: none.
+// WithNotify calls fn after every attempt, the final one included. Wait
+// calls it on its own goroutine; in a group ([Each], [WaitAll]) the group's
+// workers call it, so a hook shared by several pollers of a group must be
+// safe for concurrent use. Default: none.
 func WithNotify(fn func(Attempt)) Option {
 	return func(c *config) { c.notify = fn }
 }

@@ -8,7 +8,7 @@ import (
 )
 
 // Proportional waits a fixed fraction of the time the wait has lasted so
-// far, never less than min nor more than max. Since a job that finishes
+// far, between min and max (before a downward jitter of up to 10%). Since a job that finishes
 // during a sleep is seen at the end of it, the lateness of detection stays
 // under max(min, fraction × the job's duration): a 30-second job is seen
 // within min, a two-hour review within 12 minutes (fraction 0.1) or at most

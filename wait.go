@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"strings"
 	"time"
 
 	"github.com/cenkalti/backoff/v4"
@@ -55,7 +56,8 @@ type outcome struct {
 	changed bool
 	err     error // the fetch error, or the wait's error when done
 	done    bool
-	next    time.Duration
+	next    time.Duration // counted from at
+	at      time.Time     // when the attempt ended
 }
 
 func (w *wait[T]) run(ctx context.Context) (T, error) {
@@ -111,34 +113,46 @@ func (w *wait[T]) end() {
 	}
 }
 
-// step runs the attempt that follows a sleep and reports it.
+// step runs the attempt that follows a sleep and reports it. An outcome
+// that ends the wait before any fetch (the context, the limiter) is not an
+// attempt and is not reported.
 func (w *wait[T]) step() outcome {
 	// Checked after every sleep, so that cancellation wins over a timer
 	// that fired at the same moment.
 	if err := w.contextEnded(); err != nil {
-		return outcome{status: w.status, err: err, done: true}
+		return w.endedBefore(err)
+	}
+	if w.cfg.limiter != nil {
+		if err := w.cfg.limiter.Wait(w.waitCtx); err != nil {
+			return w.endedBefore(w.limiterRefused("limiter", err))
+		}
 	}
 	o := w.attempt()
 	w.report(o)
 	return o
 }
 
+// endedBefore is the outcome of a wait that ends before its next fetch.
+func (w *wait[T]) endedBefore(err error) outcome {
+	return outcome{status: w.status, err: err, done: true, at: time.Now()}
+}
+
+// limiterRefused turns a limiter's refusal into the wait's error: the
+// context's end when it ended; ErrTimeout when the limiter refused because
+// its wait would cross the deadline (golang.org/x/time/rate says so at
+// once, in words, rather than waiting); otherwise an error naming it.
+func (w *wait[T]) limiterRefused(which string, err error) error {
+	if ended := w.contextEnded(); ended != nil {
+		return ended
+	}
+	if !w.deadline.IsZero() && (errors.Is(err, context.DeadlineExceeded) || strings.Contains(err.Error(), "exceed context deadline")) {
+		return w.timedOut(err)
+	}
+	return fmt.Errorf("poll: the %s refused attempt %d: %w", which, w.attempts+1, err)
+}
+
 // attempt runs one fetch and decides what follows it.
 func (w *wait[T]) attempt() outcome {
-	if w.cfg.limiter != nil {
-		if err := w.cfg.limiter.Wait(w.waitCtx); err != nil {
-			if ended := w.contextEnded(); ended != nil {
-				return outcome{status: w.status, err: ended, done: true}
-			}
-			if !w.deadline.IsZero() {
-				// rate.Limiter refuses at once when its wait would
-				// cross the context's deadline.
-				return outcome{status: w.status, err: w.timedOut(err), done: true}
-			}
-			return outcome{status: w.status, err: fmt.Errorf("poll: the limiter refused attempt %d: %w", w.attempts+1, err), done: true}
-		}
-	}
-
 	attemptCtx, cancel := w.cfg.attemptContext(w.waitCtx)
 	v, err := w.p.fetch(attemptCtx)
 	attemptTimedOut := err != nil && attemptCtx.Err() != nil && w.waitCtx.Err() == nil
@@ -146,10 +160,14 @@ func (w *wait[T]) attempt() outcome {
 	w.attempts++
 	now := time.Now()
 
+	var o outcome
 	if err != nil {
-		return w.failed(err, attemptTimedOut, now)
+		o = w.failed(err, attemptTimedOut, now)
+	} else {
+		o = w.observe(v, now)
 	}
-	return w.observe(v, now)
+	o.at = now
+	return o
 }
 
 // observe handles a successful fetch.
@@ -230,8 +248,9 @@ func (w *wait[T]) schedule(o outcome, hint time.Duration, now time.Time) outcome
 	return o
 }
 
-// fit shortens a delay that would cross the deadline so that one last
-// attempt runs just before it. It reports false when that last attempt has
+// fit shortens a delay that would cross the deadline, or land so close to
+// it that a fetch could not answer in time, so that one last attempt runs
+// just before it, leaving it the lead. It reports false when that last attempt has
 // already run, or no time is left: the wait then ends with ErrTimeout.
 func (w *wait[T]) fit(d time.Duration, now time.Time) (time.Duration, bool) {
 	if w.deadline.IsZero() {
@@ -241,15 +260,23 @@ func (w *wait[T]) fit(d time.Duration, now time.Time) (time.Duration, bool) {
 	if w.lastChance || remaining <= 0 {
 		return 0, false
 	}
-	if d < remaining {
-		return d, true
-	}
-	w.lastChance = true
 	lead := lastAttemptLead
 	if w.cfg.attemptTimeout > 0 {
 		lead = w.cfg.attemptTimeout
 	}
-	return remaining - min(lead, remaining/2), true
+	lead = min(lead, remaining/2)
+	if d <= remaining-lead {
+		return d, true
+	}
+	w.lastChance = true
+	return remaining - lead, true
+}
+
+// woken notes that a wake cut the current sleep short: the attempt it
+// brings forward is not the last one any more, even if the sleep had been
+// shortened to fit the deadline.
+func (w *wait[T]) woken() {
+	w.lastChance = false
 }
 
 func (w *wait[T]) sleep(d time.Duration) {
@@ -265,6 +292,7 @@ func (w *wait[T]) sleep(d time.Duration) {
 		if !open {
 			w.wake = nil
 		}
+		w.woken()
 	}
 	w.timer.Stop()
 }
