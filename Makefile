@@ -6,17 +6,19 @@ EXAMPLES := quickstart documind-review documind-batch narada-task ingestly-run m
 FUZZTIME ?= 30s
 SIMJOBS ?= 20000
 
-.PHONY: test lint bench fuzz cover demo fmt
+.PHONY: test lint bench fuzz cover demo fmt test-postgres bench-durable
 
 ## test: go vet, then every test under the race detector.
 test:
 	go vet ./...
 	go test -race -count=1 ./...
+	cd durable && go vet ./... && go test -race -count=1 ./...
 
 ## lint: gofmt and staticcheck (a pinned version, installed into ./bin).
 lint: $(BIN)/staticcheck
 	@unformatted=$$(gofmt -l .); if [ -n "$$unformatted" ]; then echo "gofmt would change: $$unformatted"; exit 1; fi
 	$(BIN)/staticcheck ./...
+	cd durable && $(BIN)/staticcheck ./...
 
 $(BIN)/staticcheck:
 	GOBIN=$(BIN) go install honnef.co/go/tools/cmd/staticcheck@$(STATICCHECK_VERSION)
@@ -44,6 +46,17 @@ cover:
 ## demo: every example against the in-process fake servers (no network, no keys).
 demo:
 	@for ex in $(EXAMPLES); do echo "=== examples/$$ex"; go run ./examples/$$ex || exit 1; echo; done
+	@echo "=== durable/examples/durable-wait"; cd durable && go run ./examples/durable-wait
+
+## test-postgres: the durable module's PostgreSQL tests on a throwaway local server.
+test-postgres:
+	@url=$$(durable/scripts/postgres.sh start) || exit 1; \
+	(cd durable && JOBPOLL_PG_URL="$$url" go test -race -count=1 -run Postgres -v .); rc=$$?; \
+	durable/scripts/postgres.sh stop; exit $$rc
+
+## bench-durable: durable waits per second (SQLite, one worker).
+bench-durable:
+	cd durable && go run ./cmd/durablebench -waits 5000
 
 fmt:
 	gofmt -w .
