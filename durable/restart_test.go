@@ -159,11 +159,14 @@ func TestRestartAfterSIGKILLMidAttempt(t *testing.T) {
 		{Status: "running", Polls: 3}, {Status: "completed"},
 	}})
 	ctx := testCtx(t, 2*time.Minute)
-	id, err := rig.client.Submit(ctx, IngestlyRun(trig.DocumentID, trig.RunID), Options{Strategy: new(ConstantSpec(200 * time.Millisecond))})
+	// Two seconds between attempts leave a wide window, even on a busy
+	// machine, to see the wait snoozed after its second attempt and make
+	// the third one hang before it starts.
+	id, err := rig.client.Submit(ctx, IngestlyRun(trig.DocumentID, trig.RunID), Options{Strategy: new(ConstantSpec(2 * time.Second))})
 	require.NoError(t, err)
 
 	first := rig.worker(t, "worker-1")
-	rig.waitSnoozed(t, id, 2, 0)
+	rig.waitSnoozed(t, id, 2, 500*time.Millisecond)
 	// The next poll hangs at the server: kill the worker while it waits.
 	rig.fake.InjectFault(ingestlytest.RouteRun, 1, ingestlytest.Fault{Delay: time.Minute})
 	require.Eventually(t, func() bool { return rig.fake.Requests(ingestlytest.RouteRun) == 3 }, 10*time.Second, time.Millisecond)
