@@ -85,7 +85,9 @@ func (w *wait[T]) begin(ctx context.Context) (time.Duration, error) {
 	w.start = time.Now()
 	w.lastChange = w.start
 	if w.cfg.timeout > 0 {
-		w.waitCtx, w.cancel = context.WithTimeout(ctx, w.cfg.timeout)
+		// From w.start, not from a later clock reading, so that the
+		// deadline is exactly the timeout away (and says so in errors).
+		w.waitCtx, w.cancel = context.WithDeadline(ctx, w.start.Add(w.cfg.timeout))
 	}
 	w.deadline, _ = w.waitCtx.Deadline()
 	if d, ok := ctx.Deadline(); ok && d.Equal(w.deadline) {
