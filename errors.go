@@ -133,8 +133,11 @@ type retryAfterError struct {
 func (e *retryAfterError) Error() string { return e.err.Error() }
 func (e *retryAfterError) Unwrap() error { return e.err }
 
-// serverDelay is the longest delay any server hint in err's chain asks for.
-func serverDelay(err error) time.Duration {
+// ServerDelay is the longest delay a server hint anywhere in err's chain
+// asks for: an [*APIError]'s RetryAfter or a [RetryAfter] mark; 0 when
+// there is none. Wait raises the strategy's next delay to it; code that
+// schedules attempts itself (a job queue, say) can do the same.
+func ServerDelay(err error) time.Duration {
 	var d time.Duration
 	for err != nil {
 		switch e := err.(type) {
@@ -148,7 +151,7 @@ func serverDelay(err error) time.Duration {
 			err = u.Unwrap()
 		case interface{ Unwrap() []error }:
 			for _, inner := range u.Unwrap() {
-				d = max(d, serverDelay(inner))
+				d = max(d, ServerDelay(inner))
 			}
 			return d
 		default:

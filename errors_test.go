@@ -98,3 +98,23 @@ func TestJobErrorMatchesOnlyItsState(t *testing.T) {
 	e = &poll.JobError{Status: poll.Status{State: poll.InputRequired, Raw: "input-required", Reason: "log in first"}}
 	assert.Equal(t, `poll: job ended input_required ("input-required"): log in first`, e.Error())
 }
+
+func TestServerDelay(t *testing.T) {
+	api := &poll.APIError{StatusCode: 429, RetryAfter: 2 * time.Second}
+	tests := []struct {
+		name string
+		err  error
+		want time.Duration
+	}{
+		{"nil", nil, 0},
+		{"plain", errors.New("plain"), 0},
+		{"APIError", api, 2 * time.Second},
+		{"wrapped APIError", fmt.Errorf("get: %w", api), 2 * time.Second},
+		{"the larger of a mark and an APIError", poll.RetryAfter(5*time.Second, api), 5 * time.Second},
+		{"a smaller mark does not lower", poll.RetryAfter(time.Second, api), 2 * time.Second},
+		{"inside errors.Join", errors.Join(errors.New("x"), poll.RetryAfter(3*time.Second, errors.New("y"))), 3 * time.Second},
+	}
+	for _, tt := range tests {
+		assert.Equal(t, tt.want, poll.ServerDelay(tt.err), tt.name)
+	}
+}

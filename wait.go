@@ -220,7 +220,7 @@ func (w *wait[T]) failed(err error, attemptTimedOut bool, now time.Time) outcome
 		o.done = true
 		return o
 	}
-	return w.schedule(o, serverDelay(err), now)
+	return w.schedule(o, ServerDelay(err), now)
 }
 
 // schedule ends the wait on a stall or a limit, or picks the next delay:

@@ -125,7 +125,7 @@ func (a *attempt) failed(r fetchResult, now time.Time) decision {
 	if a.plan.MaxErrors > 0 && s.ErrorsInRow >= a.plan.MaxErrors {
 		return a.exhausted(d, fmt.Sprintf("%d consecutive errors (max errors %d)", s.ErrorsInRow, a.plan.MaxErrors), now)
 	}
-	return a.schedule(d, 0, serverDelay(err), now)
+	return a.schedule(d, 0, poll.ServerDelay(err), now)
 }
 
 // schedule ends the wait on a stall or a limit, or picks the next delay:

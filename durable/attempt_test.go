@@ -78,12 +78,12 @@ func TestAttemptRaisesTheDelayToServerHints(t *testing.T) {
 }
 
 func TestServerDelayTakesTheLargestHint(t *testing.T) {
-	require.Zero(t, serverDelay(nil))
-	require.Zero(t, serverDelay(errors.New("plain")))
+	require.Zero(t, poll.ServerDelay(nil))
+	require.Zero(t, poll.ServerDelay(errors.New("plain")))
 	api := &poll.APIError{StatusCode: 503, RetryAfter: 2 * time.Second}
-	require.Equal(t, 2*time.Second, serverDelay(api))
-	require.Equal(t, 5*time.Second, serverDelay(poll.RetryAfter(5*time.Second, api)))
-	require.Equal(t, 3*time.Second, serverDelay(errors.Join(errors.New("x"), poll.RetryAfter(3*time.Second, errors.New("y")))))
+	require.Equal(t, 2*time.Second, poll.ServerDelay(api))
+	require.Equal(t, 5*time.Second, poll.ServerDelay(poll.RetryAfter(5*time.Second, api)))
+	require.Equal(t, 3*time.Second, poll.ServerDelay(errors.Join(errors.New("x"), poll.RetryAfter(3*time.Second, errors.New("y")))))
 }
 
 func TestAttemptPermanentErrorEndsTheWait(t *testing.T) {
