@@ -77,7 +77,7 @@ func (c Config) validate() (*url.URL, error) {
 	switch base.Scheme {
 	case "https":
 	case "http":
-		if !isLoopback(base.Hostname()) {
+		if !IsLoopback(base.Hostname()) {
 			return nil, fmt.Errorf("%s: the base URL %q uses plain http, which is only allowed for loopback hosts: the API key would travel unencrypted", c.Name, c.BaseURL)
 		}
 	default:
@@ -88,7 +88,10 @@ func (c Config) validate() (*url.URL, error) {
 	return base, nil
 }
 
-func isLoopback(host string) bool {
+// IsLoopback reports whether host names this machine: "localhost" or a
+// loopback address. Plain http is allowed only to such hosts (the fake
+// servers, webhook receivers in tests).
+func IsLoopback(host string) bool {
 	if strings.EqualFold(host, "localhost") {
 		return true
 	}

@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"net"
 	"net/http"
 	"net/url"
 	"strings"
@@ -92,17 +91,10 @@ func checkCallbackURL(raw string) error {
 	case "https":
 		return nil
 	case "http":
-		if isLoopback(u.Hostname()) {
+		if httpapi.IsLoopback(u.Hostname()) {
 			return nil
 		}
 	}
 	return fmt.Errorf("narada: DispatchRequest.CallbackURL %q must use https (plain http only to a loopback host, for tests)", raw)
 }
 
-func isLoopback(host string) bool {
-	if strings.EqualFold(host, "localhost") {
-		return true
-	}
-	ip := net.ParseIP(host)
-	return ip != nil && ip.IsLoopback()
-}
