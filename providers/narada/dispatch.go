@@ -97,4 +97,3 @@ func checkCallbackURL(raw string) error {
 	}
 	return fmt.Errorf("narada: DispatchRequest.CallbackURL %q must use https (plain http only to a loopback host, for tests)", raw)
 }
-
