@@ -19,10 +19,13 @@
 //   - The next delay is the strategy's, raised (never lowered) to
 //     [Status.RetryAfter] or to a server delay carried by the error
 //     ([RetryAfter], [APIError.RetryAfter]).
-//   - A wait never sleeps past its deadline: a delay that would cross it is
-//     shortened so that one last attempt runs just before the deadline
-//     (one second before it, or the attempt timeout if set, but never more
-//     than half of the time left); then Wait returns [ErrTimeout].
+//   - A wait never sleeps past its deadline: a delay that would cross it,
+//     or end so close to it that a fetch could not answer in time, is
+//     shortened so that one last attempt runs just before the deadline (one
+//     second before it, or the attempt timeout if set, but never more than
+//     half of the time left); then Wait returns [ErrTimeout]. A wake
+//     (WithWake) during that last sleep makes the attempt it brings forward
+//     an ordinary one.
 //   - The context is checked after every sleep, so cancellation wins over a
 //     timer that fired at the same moment. A canceled ctx ends the wait at
 //     once with context.Canceled; ctx's deadline gives [ErrTimeout] that
