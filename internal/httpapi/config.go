@@ -16,7 +16,8 @@ const Version = "0.1.0"
 const DefaultMaxBodyBytes = 16 << 20
 
 // Config describes one provider's API. Providers fill Name, BaseURL,
-// AuthHeader and APIKey; options set by the caller fill the rest.
+// AuthHeader and APIKey; their client options (WithBaseURL, WithHTTPClient,
+// WithUserAgent, WithMaxResponseBytes) set the rest.
 type Config struct {
 	Name         string // the provider, prefixed to client-side errors: "documind"
 	BaseURL      string
@@ -27,30 +28,14 @@ type Config struct {
 	MaxBodyBytes int64
 }
 
-// Option changes a Config. Provider packages re-export the common ones.
-type Option func(*Config)
-
-// WithBaseURL points the client at another server: a fake server on
-// loopback, a proxy, a regional endpoint.
-func WithBaseURL(u string) Option { return func(c *Config) { c.BaseURL = u } }
-
-// WithHTTPClient makes the client send its requests through hc.
-func WithHTTPClient(hc *http.Client) Option { return func(c *Config) { c.HTTPClient = hc } }
-
-// WithUserAgent puts product before the library's own User-Agent token.
-func WithUserAgent(product string) Option { return func(c *Config) { c.UserAgent = product } }
-
-// WithMaxBodyBytes bounds how much of a response is read.
-func WithMaxBodyBytes(n int64) Option { return func(c *Config) { c.MaxBodyBytes = n } }
-
-// Apply applies opts to c, in order.
-func (c Config) Apply(opts []Option) Config {
+// ApplyOptions applies a provider's client options to its settings o, in
+// order, skipping nil ones. Every provider's New starts with it.
+func ApplyOptions[O any, F ~func(*O)](o *O, opts []F) {
 	for _, opt := range opts {
 		if opt != nil {
-			opt(&c)
+			opt(o)
 		}
 	}
-	return c
 }
 
 // validate checks c and returns its parsed base URL.

@@ -23,9 +23,10 @@ func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
 
 const key = "sk-secret-123456"
 
-func newClient(t *testing.T, base string, hc *http.Client, opts ...httpapi.Option) *httpapi.Client {
+func newClient(t *testing.T, base string, hc *http.Client, opts ...func(*httpapi.Config)) *httpapi.Client {
 	t.Helper()
-	cfg := httpapi.Config{Name: "acme", BaseURL: base, AuthHeader: "X-API-Key", APIKey: key, HTTPClient: hc}.Apply(opts)
+	cfg := httpapi.Config{Name: "acme", BaseURL: base, AuthHeader: "X-API-Key", APIKey: key, HTTPClient: hc}
+	httpapi.ApplyOptions(&cfg, opts)
 	c, err := httpapi.New(cfg)
 	require.NoError(t, err)
 	return c
@@ -85,7 +86,7 @@ func TestRequestHeadersAndBody(t *testing.T) {
 		body = string(b)
 		return httpmock.NewStringResponse(202, `{"id":"j1"}`), nil
 	})
-	c := newClient(t, "https://api.example/v1", hc, httpapi.WithUserAgent("billing-bot/2"))
+	c := newClient(t, "https://api.example/v1", hc, func(c *httpapi.Config) { c.UserAgent = "billing-bot/2" })
 	var out struct{ ID string }
 	err := c.Do(t.Context(), &httpapi.Request{
 		Method: "POST", Path: []string{"jobs"},
@@ -207,9 +208,9 @@ func TestSuccessBodies(t *testing.T) {
 				}
 				return resp, nil
 			})
-			var opts []httpapi.Option
+			var opts []func(*httpapi.Config)
 			if tt.limit > 0 {
-				opts = append(opts, httpapi.WithMaxBodyBytes(tt.limit))
+				opts = append(opts, func(c *httpapi.Config) { c.MaxBodyBytes = tt.limit })
 			}
 			c := newClient(t, "https://api.example", hc, opts...)
 			var out map[string]any

@@ -62,11 +62,7 @@ func New(apiKey string, opts ...Option) (*Client, error) {
 		AuthHeader: authHeader,
 		APIKey:     apiKey,
 	}}
-	for _, opt := range opts {
-		if opt != nil {
-			opt(&o)
-		}
-	}
+	httpapi.ApplyOptions(&o, opts)
 	api, err := httpapi.New(o.http)
 	if err != nil {
 		return nil, err

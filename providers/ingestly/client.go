@@ -112,11 +112,7 @@ func New(apiKey string, opts ...Option) (*Client, error) {
 		triggerAttempts: DefaultTriggerAttempts,
 		triggerBackoff:  poll.Exponential(500*time.Millisecond, 5*time.Second),
 	}
-	for _, opt := range opts {
-		if opt != nil {
-			opt(&o)
-		}
-	}
+	httpapi.ApplyOptions(&o, opts)
 	if o.runGrace < 0 {
 		return nil, fmt.Errorf("ingestly: the run grace period %v is negative", o.runGrace)
 	}

@@ -30,25 +30,25 @@ type options struct {
 // proxy. Default: [DefaultBaseURL]. Plain http is refused unless the host is
 // loopback, so the key never travels unencrypted.
 func WithBaseURL(u string) Option {
-	return func(o *options) { httpapi.WithBaseURL(u)(&o.http) }
+	return func(o *options) { o.http.BaseURL = u }
 }
 
 // WithHTTPClient sends requests through c (timeouts, proxies, tracing).
 // Default: http.DefaultClient. c itself is not modified.
 func WithHTTPClient(c *http.Client) Option {
-	return func(o *options) { httpapi.WithHTTPClient(c)(&o.http) }
+	return func(o *options) { o.http.HTTPClient = c }
 }
 
 // WithUserAgent puts product before "jobpoll/<version>" in the User-Agent,
 // so the provider can tell your traffic apart.
 func WithUserAgent(product string) Option {
-	return func(o *options) { httpapi.WithUserAgent(product)(&o.http) }
+	return func(o *options) { o.http.UserAgent = product }
 }
 
 // WithMaxResponseBytes bounds how much of a response is read, so a broken
 // or hostile server cannot exhaust memory. Default: 16 MiB.
 func WithMaxResponseBytes(n int64) Option {
-	return func(o *options) { httpapi.WithMaxBodyBytes(n)(&o.http) }
+	return func(o *options) { o.http.MaxBodyBytes = n }
 }
 
 // WithWaitThroughInputRequired makes [Client.WaitForTask], [Client.Run] and
@@ -86,11 +86,7 @@ func New(apiKey string, opts ...Option) (*Client, error) {
 		AuthHeader: authHeader,
 		APIKey:     apiKey,
 	}}
-	for _, opt := range opts {
-		if opt != nil {
-			opt(&o)
-		}
-	}
+	httpapi.ApplyOptions(&o, opts)
 	api, err := httpapi.New(o.http)
 	if err != nil {
 		return nil, err
